@@ -1,0 +1,128 @@
+//! What the controller sees (informer caches, [`Listers`]) and what it may do (API calls,
+//! [`Client`]). The driver implements both: the virtual cluster with watch delays, the unit-test
+//! harness with synchronous fakes (R-SIM-2).
+
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
+use k8s_openapi::api::core::v1::{Node, Pod};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
+use std::sync::Arc;
+
+/// An error from an API call, by the categories the controller distinguishes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApiError {
+    #[error("{kind} \"{name}\" not found")]
+    NotFound { kind: String, name: String },
+    #[error("{kind} \"{name}\" already exists")]
+    AlreadyExists { kind: String, name: String },
+    /// A create refused because the namespace is being deleted (R-SN-3, R-EXP-3).
+    #[error("unable to create new content in namespace {0} because it is being terminated")]
+    NamespaceTerminating(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+impl ApiError {
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, ApiError::NotFound { .. })
+    }
+}
+
+/// Normal or Warning, as on a core/v1 Event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventType {
+    Normal,
+    Warning,
+}
+
+impl EventType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::Normal => "Normal",
+            EventType::Warning => "Warning",
+        }
+    }
+}
+
+/// Which recorder emitted an event: the controller's own, or the pod control's (R-SIM-3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventSource {
+    Controller,
+    PodControl,
+}
+
+/// An event the controller emits on a DaemonSet (R-K-6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedEvent {
+    pub namespace: String,
+    /// The DaemonSet the event is about.
+    pub daemon_set: String,
+    pub type_: EventType,
+    pub reason: &'static str,
+    pub message: String,
+    pub source: EventSource,
+}
+
+/// The patches the controller sends to pods and revisions.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ObjectPatch {
+    /// R-CLM-4: add this controller reference (adoption).
+    AdoptBy(OwnerReference),
+    /// R-CLM-3: remove the owner reference with this UID (release).
+    ReleaseFrom { uid: String },
+    /// R-HIS-6: set one label (dedup relabels pods with the kept revision's hash).
+    SetLabel { key: String, value: String },
+}
+
+/// Read access to the informer caches (listers). Objects are shared, never copied.
+pub trait Listers {
+    fn daemon_set(&self, namespace: &str, name: &str) -> Option<Arc<DaemonSet>>;
+    fn daemon_sets(&self, namespace: &str) -> Vec<Arc<DaemonSet>>;
+    fn all_daemon_sets(&self) -> Vec<Arc<DaemonSet>>;
+    fn nodes(&self) -> Vec<Arc<Node>>;
+    fn node(&self, name: &str) -> Option<Arc<Node>>;
+    fn pods(&self, namespace: &str) -> Vec<Arc<Pod>>;
+    fn pod(&self, namespace: &str, name: &str) -> Option<Arc<Pod>>;
+    fn revisions(&self, namespace: &str) -> Vec<Arc<ControllerRevision>>;
+}
+
+/// The API calls the controller makes, plus its event recorder.
+pub trait Client: Listers {
+    /// Live (uncached) GET of a DaemonSet.
+    fn get_daemon_set(&mut self, namespace: &str, name: &str) -> Result<DaemonSet, ApiError>;
+    /// UpdateStatus; returns the stored object.
+    fn update_daemon_set_status(&mut self, ds: &DaemonSet) -> Result<DaemonSet, ApiError>;
+    /// Create a pod from the object the controller built (it uses `generateName`).
+    fn create_pod(&mut self, namespace: &str, pod: Pod) -> Result<Pod, ApiError>;
+    fn delete_pod(&mut self, namespace: &str, name: &str) -> Result<(), ApiError>;
+    fn patch_pod(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        patch: &ObjectPatch,
+    ) -> Result<(), ApiError>;
+    fn create_revision(
+        &mut self,
+        namespace: &str,
+        revision: ControllerRevision,
+    ) -> Result<ControllerRevision, ApiError>;
+    fn get_revision(&mut self, namespace: &str, name: &str)
+        -> Result<ControllerRevision, ApiError>;
+    fn update_revision(
+        &mut self,
+        revision: &ControllerRevision,
+    ) -> Result<ControllerRevision, ApiError>;
+    fn patch_revision(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        patch: &ObjectPatch,
+    ) -> Result<(), ApiError>;
+    fn delete_revision(&mut self, namespace: &str, name: &str) -> Result<(), ApiError>;
+    fn record_event(&mut self, event: RecordedEvent);
+    /// True when the pod control observes its own creates/deletes in the expectations at once,
+    /// as upstream's unit-test fake does (R-SIM-2). A real cluster observes them through watch
+    /// events, later.
+    fn observes_synchronously(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,1017 @@
+//! `daemon_controller.go`: event handlers, `syncDaemonSet`, `manage`, `podsShouldBeOnNode`,
+//! `syncNodes`, `updateDaemonSetStatus`, `storeDaemonSetStatus` (R-EVT, R-SYNC, R-CLM, R-MAP,
+//! R-NODE, R-MAN, R-SN, R-EXP, R-ST).
+
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, DaemonSetStatus};
+use k8s_openapi::api::core::v1::{Node, Pod, PodTemplateSpec};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use k8s_openapi::jiff::Timestamp;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::backoff::Backoff;
+use crate::client::{ApiError, Client, EventSource, EventType, Listers, RecordedEvent};
+use crate::controller_ref::{
+    get_controller_of, new_controller_ref, ClaimKind, ControllerRefManager,
+};
+use crate::expectations::Expectations;
+use crate::history::revision_patch;
+use crate::keys::{
+    reasons, BURST_REPLICAS, CONTROLLER_KIND, CONTROLLER_REVISION_HASH_LABEL,
+    FAILED_POD_BACKOFF_INITIAL, FAILED_POD_BACKOFF_MAX, SLOW_START_INITIAL_BATCH_SIZE,
+    STATUS_UPDATE_RETRIES,
+};
+use crate::pod_util::{
+    by_creation_timestamp_and_phase, is_pod_available, is_pod_ready, is_pod_terminal,
+    node_name as pod_node_name, phase,
+};
+use crate::predicates::{DaemonPodPredicate, ShouldRun};
+use crate::queue::WorkQueue;
+use crate::selectors::Selector;
+use crate::util::{
+    allows_surge, create_pod_template, get_target_node_name, get_template_generation,
+    is_pod_updated, replace_daemon_set_pod_node_name_node_affinity,
+};
+
+/// Claimed pods grouped by target node name (R-MAP-1). Sorted by node name (R-SIM-1).
+pub type NodeToDaemonPods = BTreeMap<String, Vec<Arc<Pod>>>;
+
+/// An error that makes a sync fail (and the key be re-queued with rate limiting).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SyncError {
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    #[error("{0}")]
+    Message(String),
+    #[error("{context}: {source}")]
+    Context {
+        context: String,
+        source: Box<SyncError>,
+    },
+    #[error("[{}]", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "))]
+    Aggregate(Vec<SyncError>),
+}
+
+impl SyncError {
+    /// `utilerrors.NewAggregate`: nothing, the single error, or the list.
+    pub fn aggregate(mut errors: Vec<SyncError>) -> Result<(), SyncError> {
+        match errors.len() {
+            0 => Ok(()),
+            1 => Err(errors.remove(0)),
+            _ => Err(SyncError::Aggregate(errors)),
+        }
+    }
+
+    fn context(self, context: impl Into<String>) -> SyncError {
+        SyncError::Context {
+            context: context.into(),
+            source: Box::new(self),
+        }
+    }
+}
+
+/// The nodes of one sync and each one's eligibility, computed once (R-SYNC-2).
+pub(crate) struct NodeView {
+    pub nodes: Vec<Arc<Node>>,
+    pub should: Vec<ShouldRun>,
+}
+
+impl NodeView {
+    fn new(nodes: Vec<Arc<Node>>, ds: &DaemonSet) -> Self {
+        let predicate = DaemonPodPredicate::new(ds);
+        let should = nodes.iter().map(|n| predicate.evaluate(n)).collect();
+        NodeView { nodes, should }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&Node, ShouldRun)> {
+        self.nodes
+            .iter()
+            .map(|n| &**n)
+            .zip(self.should.iter().copied())
+    }
+
+    fn name(node: &Node) -> &str {
+        node.metadata.name.as_deref().unwrap_or("")
+    }
+}
+
+/// The status counters of R-ST-1..5.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StatusCounts {
+    pub desired_number_scheduled: i32,
+    pub current_number_scheduled: i32,
+    pub number_misscheduled: i32,
+    pub number_ready: i32,
+    pub updated_number_scheduled: i32,
+    pub number_available: i32,
+    pub number_unavailable: i32,
+}
+
+/// The DaemonSet controller's in-memory state: expectations, failed-pod backoff and the work
+/// queue. Everything else it reads through [`Listers`] at sync time.
+#[derive(Debug, Clone)]
+pub struct DaemonSetsController {
+    pub expectations: Expectations,
+    pub failed_pods_backoff: Backoff,
+    pub queue: WorkQueue,
+    pub burst_replicas: usize,
+    /// Pod writes issued so far; a change invalidates the per-sync pod map.
+    pub(crate) writes: u64,
+    map_memo: Option<(u64, bool, Arc<NodeToDaemonPods>)>,
+}
+
+impl Default for DaemonSetsController {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn ds_key(ds: &DaemonSet) -> String {
+    format!(
+        "{}/{}",
+        ds.metadata.namespace.as_deref().unwrap_or(""),
+        ds.metadata.name.as_deref().unwrap_or("")
+    )
+}
+
+fn min_ready_seconds(ds: &DaemonSet) -> i32 {
+    ds.spec.min_ready_seconds.unwrap_or(0)
+}
+
+/// R-SYNC-3: the selector is literally `{}` (both lists absent).
+fn selector_is_literally_empty(ds: &DaemonSet) -> bool {
+    ds.spec.selector.match_labels.is_none() && ds.spec.selector.match_expressions.is_none()
+}
+
+impl DaemonSetsController {
+    /// A controller wired as kube-controller-manager wires it (backoff 1 s … 15 min, burst 250).
+    pub fn new() -> Self {
+        Self::with_backoff(FAILED_POD_BACKOFF_INITIAL, FAILED_POD_BACKOFF_MAX)
+    }
+
+    /// A controller with another failed-pod backoff (upstream's unit tests use 50 ms / 500 ms).
+    pub fn with_backoff(initial: Duration, max: Duration) -> Self {
+        DaemonSetsController {
+            expectations: Expectations::default(),
+            failed_pods_backoff: Backoff::new(initial, max),
+            queue: WorkQueue::default(),
+            burst_replicas: BURST_REPLICAS,
+            writes: 0,
+            map_memo: None,
+        }
+    }
+
+    // ----- event handlers (R-EVT-*) -----
+
+    fn enqueue(&mut self, ds: &DaemonSet) {
+        self.queue.add(&ds_key(ds));
+    }
+
+    /// `enqueueDaemonSetAfter`.
+    fn enqueue_after(&mut self, ds: &DaemonSet, delay: Duration, now: Timestamp) {
+        self.queue.add_after(&ds_key(ds), delay, now);
+    }
+
+    /// R-EVT-1 `addDaemonset`.
+    pub fn on_daemon_set_add(&mut self, ds: &DaemonSet) {
+        self.enqueue(ds);
+    }
+
+    /// R-EVT-2 `updateDaemonset`: a changed UID is a delete of the old object first.
+    pub fn on_daemon_set_update(&mut self, old: &DaemonSet, cur: &DaemonSet) {
+        if old.metadata.uid != cur.metadata.uid {
+            self.on_daemon_set_delete(old);
+        }
+        self.enqueue(cur);
+    }
+
+    /// R-EVT-3 `deleteDaemonset` (also for tombstones: the key comes from the object).
+    pub fn on_daemon_set_delete(&mut self, ds: &DaemonSet) {
+        let key = ds_key(ds);
+        self.expectations.delete(&key);
+        self.queue.add(&key);
+    }
+
+    /// `resolveControllerRef`: the cached DS named by the reference, if the UID matches.
+    fn resolve_controller_ref(
+        l: &(impl Listers + ?Sized),
+        namespace: &str,
+        meta: &ObjectMeta,
+    ) -> Option<Arc<DaemonSet>> {
+        let r = get_controller_of(meta)?;
+        if r.kind != CONTROLLER_KIND {
+            return None;
+        }
+        let ds = l.daemon_set(namespace, &r.name)?;
+        (ds.metadata.uid.as_deref() == Some(r.uid.as_str())).then_some(ds)
+    }
+
+    /// `getDaemonSetsForPod` / `getDaemonSetsForHistory`: DSs in the namespace whose non-empty
+    /// selector matches the labels.
+    fn daemon_sets_selecting(
+        l: &(impl Listers + ?Sized),
+        meta: &ObjectMeta,
+    ) -> Vec<Arc<DaemonSet>> {
+        let Some(labels) = meta.labels.as_ref().filter(|l| !l.is_empty()) else {
+            return Vec::new();
+        };
+        let ns = meta.namespace.as_deref().unwrap_or("");
+        l.daemon_sets(ns)
+            .into_iter()
+            .filter(
+                |ds| match Selector::from_label_selector(&ds.spec.selector) {
+                    Ok(sel) => !sel.is_empty() && sel.matches(Some(labels)),
+                    Err(_) => false,
+                },
+            )
+            .collect()
+    }
+
+    /// R-EVT-4 `addPod`.
+    pub fn on_pod_add(&mut self, l: &(impl Listers + ?Sized), pod: &Pod) {
+        if pod.metadata.deletion_timestamp.is_some() {
+            self.on_pod_delete(l, pod);
+            return;
+        }
+        let ns = pod.metadata.namespace.as_deref().unwrap_or("");
+        if get_controller_of(&pod.metadata).is_some() {
+            if let Some(ds) = Self::resolve_controller_ref(l, ns, &pod.metadata) {
+                self.expectations.creation_observed(&ds_key(&ds));
+                self.enqueue(&ds);
+            }
+            return;
+        }
+        for ds in Self::daemon_sets_selecting(l, &pod.metadata) {
+            self.enqueue(&ds);
+        }
+    }
+
+    /// R-EVT-5 `updatePod`.
+    pub fn on_pod_update(
+        &mut self,
+        l: &(impl Listers + ?Sized),
+        old: &Pod,
+        cur: &Pod,
+        now: Timestamp,
+    ) {
+        if cur.metadata.resource_version == old.metadata.resource_version {
+            return;
+        }
+        if cur.metadata.deletion_timestamp.is_some() {
+            self.on_pod_delete(l, cur);
+            return;
+        }
+        let ns = cur.metadata.namespace.as_deref().unwrap_or("");
+        let cur_ref = get_controller_of(&cur.metadata);
+        let old_ref = get_controller_of(&old.metadata);
+        let ref_changed = cur_ref != old_ref;
+        if ref_changed && old_ref.is_some() {
+            if let Some(ds) = Self::resolve_controller_ref(l, ns, &old.metadata) {
+                self.enqueue(&ds);
+            }
+        }
+        if cur_ref.is_some() {
+            let Some(ds) = Self::resolve_controller_ref(l, ns, &cur.metadata) else {
+                return;
+            };
+            self.enqueue(&ds);
+            let mrs = min_ready_seconds(&ds);
+            if !is_pod_ready(old) && is_pod_ready(cur) && mrs > 0 {
+                self.enqueue_after(&ds, Duration::from_secs(mrs as u64 + 1), now);
+            }
+            return;
+        }
+        let labels_changed = cur.metadata.labels != old.metadata.labels;
+        if labels_changed || ref_changed {
+            for ds in Self::daemon_sets_selecting(l, &cur.metadata) {
+                self.enqueue(&ds);
+            }
+        }
+    }
+
+    /// R-EVT-6 `deletePod`: only owned pods matter.
+    pub fn on_pod_delete(&mut self, l: &(impl Listers + ?Sized), pod: &Pod) {
+        let ns = pod.metadata.namespace.as_deref().unwrap_or("");
+        if let Some(ds) = Self::resolve_controller_ref(l, ns, &pod.metadata) {
+            self.expectations.deletion_observed(&ds_key(&ds));
+            self.enqueue(&ds);
+        }
+    }
+
+    /// R-EVT-7 `addNode`: enqueue every DS that should run on the node.
+    pub fn on_node_add(&mut self, l: &(impl Listers + ?Sized), node: &Node) {
+        for ds in l.all_daemon_sets() {
+            if DaemonPodPredicate::new(&ds).evaluate(node).should_run {
+                self.enqueue(&ds);
+            }
+        }
+    }
+
+    /// R-EVT-8 `updateNode`.
+    pub fn on_node_update(&mut self, l: &(impl Listers + ?Sized), old: &Node, cur: &Node) {
+        if should_ignore_node_update(old, cur) {
+            return;
+        }
+        for ds in l.all_daemon_sets() {
+            let p = DaemonPodPredicate::new(&ds);
+            if p.evaluate(old) != p.evaluate(cur) {
+                self.enqueue(&ds);
+            }
+        }
+    }
+
+    /// R-EVT-10 `addHistory`.
+    pub fn on_revision_add(&mut self, l: &(impl Listers + ?Sized), rev: &ControllerRevision) {
+        if rev.metadata.deletion_timestamp.is_some() {
+            self.on_revision_delete(l, rev);
+            return;
+        }
+        let ns = rev.metadata.namespace.as_deref().unwrap_or("");
+        if get_controller_of(&rev.metadata).is_some() {
+            if let Some(ds) = Self::resolve_controller_ref(l, ns, &rev.metadata) {
+                self.enqueue(&ds);
+            }
+            return;
+        }
+        for ds in Self::daemon_sets_selecting(l, &rev.metadata) {
+            self.enqueue(&ds);
+        }
+    }
+
+    /// R-EVT-10 `updateHistory`.
+    pub fn on_revision_update(
+        &mut self,
+        l: &(impl Listers + ?Sized),
+        old: &ControllerRevision,
+        cur: &ControllerRevision,
+    ) {
+        if cur.metadata.resource_version == old.metadata.resource_version {
+            return;
+        }
+        let ns = cur.metadata.namespace.as_deref().unwrap_or("");
+        let cur_ref = get_controller_of(&cur.metadata);
+        let old_ref = get_controller_of(&old.metadata);
+        let ref_changed = cur_ref != old_ref;
+        if ref_changed && old_ref.is_some() {
+            if let Some(ds) = Self::resolve_controller_ref(l, ns, &old.metadata) {
+                self.enqueue(&ds);
+            }
+        }
+        if cur_ref.is_some() {
+            if let Some(ds) = Self::resolve_controller_ref(l, ns, &cur.metadata) {
+                self.enqueue(&ds);
+            }
+            return;
+        }
+        if cur.metadata.labels != old.metadata.labels || ref_changed {
+            for ds in Self::daemon_sets_selecting(l, &cur.metadata) {
+                self.enqueue(&ds);
+            }
+        }
+    }
+
+    /// R-EVT-10 `deleteHistory`.
+    pub fn on_revision_delete(&mut self, l: &(impl Listers + ?Sized), rev: &ControllerRevision) {
+        let ns = rev.metadata.namespace.as_deref().unwrap_or("");
+        if let Some(ds) = Self::resolve_controller_ref(l, ns, &rev.metadata) {
+            self.enqueue(&ds);
+        }
+    }
+
+    // ----- the worker (R-EVT-11) -----
+
+    /// `processNextWorkItem`: pops one ready key, syncs it, forgets or re-queues it with rate
+    /// limiting. Returns the key and the sync's result, or `None` when nothing is ready.
+    pub fn process_next_work_item<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        now: Timestamp,
+    ) -> Option<(String, Result<(), SyncError>)> {
+        let key = self.queue.pop(now)?;
+        let result = self.sync_daemon_set(c, &key, now);
+        match &result {
+            Ok(()) => self.queue.forget(&key),
+            Err(_) => self.queue.add_rate_limited(&key, now),
+        }
+        Some((key, result))
+    }
+
+    // ----- sync (R-SYNC-*) -----
+
+    /// R-SYNC-1..8 `syncDaemonSet`.
+    pub fn sync_daemon_set<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        key: &str,
+        now: Timestamp,
+    ) -> Result<(), SyncError> {
+        self.map_memo = None;
+        let result = self.sync_inner(c, key, now);
+        self.map_memo = None;
+        result
+    }
+
+    fn sync_inner<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        key: &str,
+        now: Timestamp,
+    ) -> Result<(), SyncError> {
+        let Some((ns, name)) = key.split_once('/') else {
+            return Err(SyncError::Message(format!("invalid resource key: {key:?}")));
+        };
+        let Some(ds) = c.daemon_set(ns, name) else {
+            self.expectations.delete(key);
+            return Ok(());
+        };
+        let nodes = NodeView::new(c.nodes(), &ds);
+        if selector_is_literally_empty(&ds) {
+            c.record_event(RecordedEvent {
+                namespace: ns.to_string(),
+                daemon_set: name.to_string(),
+                type_: EventType::Warning,
+                reason: reasons::SELECTING_ALL,
+                message: "This daemon set is selecting all pods. A non-empty selector is required."
+                    .into(),
+                source: EventSource::Controller,
+            });
+            return Ok(());
+        }
+        if ds.metadata.deletion_timestamp.is_some() {
+            return Ok(());
+        }
+        let patch = revision_patch(&ds);
+        let (cur, old) = self
+            .construct_history(c, &ds, &patch)
+            .map_err(|e| e.context("failed to construct revisions of DaemonSet"))?;
+        let hash = cur
+            .metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(CONTROLLER_REVISION_HASH_LABEL))
+            .cloned()
+            .unwrap_or_default();
+        if !self.expectations.satisfied(key, now) {
+            return self.update_daemon_set_status(c, &ds, &nodes, &hash, false, now);
+        }
+        let update = self.update_daemon_set(c, &ds, &nodes, &hash, key, &old, now);
+        let status = self.update_daemon_set_status(c, &ds, &nodes, &hash, true, now);
+        update.and(status)
+    }
+
+    /// R-SYNC-7 `updateDaemonSet`: manage, then (if expectations allow) rolling update, then
+    /// history cleanup.
+    #[allow(clippy::too_many_arguments)]
+    fn update_daemon_set<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        nodes: &NodeView,
+        hash: &str,
+        key: &str,
+        old: &[Arc<ControllerRevision>],
+        now: Timestamp,
+    ) -> Result<(), SyncError> {
+        self.manage(c, ds, nodes, hash, now)?;
+        if self.expectations.satisfied(key, now) && crate::util::is_rolling_update(ds) {
+            self.rolling_update(c, ds, nodes, hash, now)?;
+        }
+        self.cleanup_history(c, ds, old, now)
+            .map_err(|e| e.context("failed to clean up revisions of DaemonSet"))
+    }
+
+    /// `getDaemonPods`: claim every pod in the namespace (R-CLM-*), returning the claimed ones.
+    pub(crate) fn claim_pods<'p, C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        pods: &'p [Arc<Pod>],
+    ) -> Result<Vec<&'p Arc<Pod>>, SyncError> {
+        let selector = Selector::from_label_selector(&ds.spec.selector)
+            .map_err(|e| SyncError::Message(e.to_string()))?;
+        let mut cm = ControllerRefManager::new(ds, selector);
+        let mut claimed = Vec::with_capacity(pods.len());
+        let mut errors = Vec::new();
+        for pod in pods {
+            match cm.claim_object(c, &pod.metadata, ClaimKind::Pod) {
+                Ok(true) => claimed.push(pod),
+                Ok(false) => {}
+                Err(e) => errors.push(SyncError::Message(e)),
+            }
+        }
+        self.writes += cm.writes as u64;
+        SyncError::aggregate(errors)?;
+        Ok(claimed)
+    }
+
+    /// R-MAP-1..3 `getNodesToDaemonPods`. Memoised within one sync while the controller has
+    /// issued no pod write since (the caches cannot change otherwise during a sync).
+    pub(crate) fn get_nodes_to_daemon_pods<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        include_deleted_terminal: bool,
+        _now: Timestamp,
+    ) -> Result<Arc<NodeToDaemonPods>, SyncError> {
+        if let Some((writes, incl, map)) = &self.map_memo {
+            if *writes == self.writes && *incl == include_deleted_terminal {
+                return Ok(map.clone());
+            }
+        }
+        let ns = ds.metadata.namespace.as_deref().unwrap_or("");
+        let pods = c.pods(ns);
+        let claimed = self.claim_pods(c, ds, &pods).map_err(|e| {
+            e.context(format!(
+                "couldn't get node to daemon pod mapping for daemon set {:?}",
+                ds.metadata.name.as_deref().unwrap_or("")
+            ))
+        })?;
+        let mut map = NodeToDaemonPods::new();
+        for pod in claimed {
+            if !include_deleted_terminal
+                && is_pod_terminal(pod)
+                && pod.metadata.deletion_timestamp.is_some()
+            {
+                continue;
+            }
+            let Ok(node) = get_target_node_name(pod) else {
+                continue; // R-MAP-1: skipped silently
+            };
+            match map.get_mut(node) {
+                Some(v) => v.push(pod.clone()),
+                None => {
+                    map.insert(node.to_string(), vec![pod.clone()]);
+                }
+            }
+        }
+        let map = Arc::new(map);
+        self.map_memo = Some((self.writes, include_deleted_terminal, map.clone()));
+        Ok(map)
+    }
+
+    // ----- manage (R-MAN-*, R-NODE-*) -----
+
+    /// `manage`: per-node reconciliation, then one `syncNodes`.
+    fn manage<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        nodes: &NodeView,
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<(), SyncError> {
+        let map = self.get_nodes_to_daemon_pods(c, ds, false, now)?;
+        let mut nodes_needing_pods: Vec<String> = Vec::new();
+        let mut pods_to_delete: Vec<String> = Vec::new();
+        let surge = allows_surge(ds);
+        for (node, should) in nodes.iter() {
+            self.pods_should_be_on_node(
+                c,
+                node,
+                should,
+                &map,
+                ds,
+                hash,
+                surge,
+                now,
+                &mut nodes_needing_pods,
+                &mut pods_to_delete,
+            );
+        }
+        // R-NODE-1: unscheduled pods targeting nodes that do not exist.
+        let known: std::collections::HashSet<&str> =
+            nodes.nodes.iter().map(|n| NodeView::name(n)).collect();
+        for (node, pods) in map.iter() {
+            if known.contains(node.as_str()) {
+                continue;
+            }
+            for pod in pods {
+                if pod_node_name(pod).is_empty() {
+                    pods_to_delete.push(pod.metadata.name.clone().unwrap_or_default());
+                }
+            }
+        }
+        self.sync_nodes(c, ds, &pods_to_delete, &nodes_needing_pods, hash, now)
+    }
+
+    /// R-MAN-1..7 `podsShouldBeOnNode`.
+    #[allow(clippy::too_many_arguments)]
+    fn pods_should_be_on_node<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        node: &Node,
+        should: ShouldRun,
+        map: &NodeToDaemonPods,
+        ds: &DaemonSet,
+        hash: &str,
+        surge: bool,
+        now: Timestamp,
+        nodes_needing_pods: &mut Vec<String>,
+        pods_to_delete: &mut Vec<String>,
+    ) {
+        let node_name = NodeView::name(node);
+        let daemon_pods = map.get(node_name);
+        let exists = daemon_pods.is_some();
+        let daemon_pods: &[Arc<Pod>] = daemon_pods.map(|v| v.as_slice()).unwrap_or(&[]);
+        let ns = ds.metadata.namespace.as_deref().unwrap_or("");
+        let ds_name = ds.metadata.name.as_deref().unwrap_or("");
+
+        if should.should_run && !exists {
+            // R-MAN-1
+            nodes_needing_pods.push(node_name.to_string());
+            return;
+        }
+        if should.should_continue_running {
+            // R-MAN-3
+            let mut running: Vec<&Arc<Pod>> = Vec::new();
+            for pod in daemon_pods {
+                if pod.metadata.deletion_timestamp.is_some() {
+                    continue;
+                }
+                let pod_name = pod.metadata.name.as_deref().unwrap_or("");
+                match phase(pod) {
+                    "Failed" => {
+                        // R-MAN-4
+                        let key = failed_pods_backoff_key(ds, node_name);
+                        if self
+                            .failed_pods_backoff
+                            .is_in_backoff_since_update(&key, now)
+                        {
+                            let delay = self.failed_pods_backoff.get(&key);
+                            self.enqueue_after(ds, delay, now);
+                            continue;
+                        }
+                        self.failed_pods_backoff.next(&key, now);
+                        c.record_event(RecordedEvent {
+                            namespace: ns.to_string(),
+                            daemon_set: ds_name.to_string(),
+                            type_: EventType::Warning,
+                            reason: reasons::FAILED_DAEMON_POD,
+                            message: format!(
+                                "Found failed daemon pod {ns}/{pod_name} on node {node_name}, will try to kill it"
+                            ),
+                            source: EventSource::Controller,
+                        });
+                        pods_to_delete.push(pod_name.to_string());
+                    }
+                    "Succeeded" => {
+                        c.record_event(RecordedEvent {
+                            namespace: ns.to_string(),
+                            daemon_set: ds_name.to_string(),
+                            type_: EventType::Normal,
+                            reason: reasons::SUCCEEDED_DAEMON_POD,
+                            message: format!(
+                                "Found succeeded daemon pod {ns}/{pod_name} on node {node_name}, will try to delete it"
+                            ),
+                            source: EventSource::Controller,
+                        });
+                        pods_to_delete.push(pod_name.to_string());
+                    }
+                    _ => running.push(pod),
+                }
+            }
+            if !surge {
+                // R-MAN-6
+                if running.len() <= 1 {
+                    return;
+                }
+                running.sort_by(|a, b| by_creation_timestamp_and_phase(a, b));
+                for pod in &running[1..] {
+                    pods_to_delete.push(pod.metadata.name.clone().unwrap_or_default());
+                }
+                return;
+            }
+            // R-MAN-7
+            if running.len() <= 1 {
+                if running.is_empty() && should.should_run {
+                    nodes_needing_pods.push(node_name.to_string());
+                }
+                return;
+            }
+            running.sort_by(|a, b| by_creation_timestamp_and_phase(a, b));
+            let mut oldest_new: Option<&Arc<Pod>> = None;
+            let mut oldest_old: Option<&Arc<Pod>> = None;
+            for pod in running {
+                let is_new = pod
+                    .metadata
+                    .labels
+                    .as_ref()
+                    .and_then(|l| l.get(CONTROLLER_REVISION_HASH_LABEL))
+                    .is_some_and(|h| h == hash);
+                let slot = if is_new {
+                    &mut oldest_new
+                } else {
+                    &mut oldest_old
+                };
+                if slot.is_none() {
+                    *slot = Some(pod);
+                    continue;
+                }
+                pods_to_delete.push(pod.metadata.name.clone().unwrap_or_default());
+            }
+            if let (Some(new), Some(old)) = (oldest_new, oldest_old) {
+                if !is_pod_ready(old) || is_pod_available(new, min_ready_seconds(ds), now) {
+                    pods_to_delete.push(old.metadata.name.clone().unwrap_or_default());
+                }
+            }
+            return;
+        }
+        if exists {
+            // R-MAN-2
+            for pod in daemon_pods {
+                if pod.metadata.deletion_timestamp.is_none() {
+                    pods_to_delete.push(pod.metadata.name.clone().unwrap_or_default());
+                }
+            }
+        }
+    }
+
+    // ----- syncNodes (R-SN-*) -----
+
+    /// R-SN-1..5 `syncNodes`: creates with slow start, then deletes; expectations set first.
+    pub(crate) fn sync_nodes<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        pods_to_delete: &[String],
+        nodes_needing_pods: &[String],
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<(), SyncError> {
+        let key = ds_key(ds);
+        let ns = ds.metadata.namespace.as_deref().unwrap_or("");
+        let ds_name = ds.metadata.name.as_deref().unwrap_or("");
+        let create_diff = nodes_needing_pods.len().min(self.burst_replicas);
+        let delete_diff = pods_to_delete.len().min(self.burst_replicas);
+        self.expectations
+            .set(&key, create_diff as i64, delete_diff as i64, now);
+        let synchronous = c.observes_synchronously();
+        let mut errors: Vec<SyncError> = Vec::new();
+
+        let generation = get_template_generation(ds).unwrap_or(None);
+        let template = create_pod_template(&ds.spec.template, generation, hash);
+
+        let mut batch = create_diff.min(SLOW_START_INITIAL_BATCH_SIZE);
+        let mut pos = 0;
+        while pos < create_diff {
+            let errors_before = errors.len();
+            for node in &nodes_needing_pods[pos..pos + batch] {
+                let pod = pod_from_template(&template, ds, node);
+                self.writes += 1;
+                match c.create_pod(ns, pod) {
+                    Ok(created) => {
+                        let created_name = created.metadata.name.unwrap_or_default();
+                        c.record_event(pod_control_event(
+                            ds,
+                            EventType::Normal,
+                            reasons::SUCCESSFUL_CREATE,
+                            format!("Created pod: {created_name}"),
+                        ));
+                        if synchronous {
+                            self.expectations.creation_observed(&key);
+                        }
+                    }
+                    Err(ApiError::NamespaceTerminating(_)) => {
+                        // R-EXP-3: ignored, and not observed either.
+                    }
+                    Err(e) => {
+                        c.record_event(pod_control_event(
+                            ds,
+                            EventType::Warning,
+                            reasons::FAILED_CREATE,
+                            format!("Error creating: {e}"),
+                        ));
+                        self.expectations.creation_observed(&key);
+                        errors.push(SyncError::Api(e));
+                    }
+                }
+            }
+            let skipped = create_diff - (pos + batch);
+            if errors.len() > errors_before && skipped > 0 {
+                self.expectations.lower(&key, skipped as i64, 0);
+                break;
+            }
+            pos += batch;
+            batch = (2 * batch).min(create_diff - pos);
+        }
+
+        for name in &pods_to_delete[..delete_diff] {
+            self.writes += 1;
+            match c.delete_pod(ns, name) {
+                Ok(()) => {
+                    c.record_event(pod_control_event(
+                        ds,
+                        EventType::Normal,
+                        reasons::SUCCESSFUL_DELETE,
+                        format!("Deleted pod: {name}"),
+                    ));
+                    if synchronous {
+                        self.expectations.deletion_observed(&key);
+                    }
+                }
+                Err(e) => {
+                    self.expectations.deletion_observed(&key);
+                    if !e.is_not_found() {
+                        c.record_event(pod_control_event(
+                            ds,
+                            EventType::Warning,
+                            reasons::FAILED_DELETE,
+                            format!("Error deleting: {e}"),
+                        ));
+                        errors.push(SyncError::Api(e));
+                    }
+                }
+            }
+        }
+        let _ = ds_name;
+        SyncError::aggregate(errors)
+    }
+
+    // ----- status (R-ST-*) -----
+
+    /// R-ST-1..5: the counters over the node list and the pod map.
+    pub(crate) fn compute_status_counts<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        nodes: &NodeView,
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<StatusCounts, SyncError> {
+        let map = self.get_nodes_to_daemon_pods(c, ds, false, now)?;
+        let generation = get_template_generation(ds).unwrap_or(None);
+        let mrs = min_ready_seconds(ds);
+        let mut s = StatusCounts::default();
+        for (node, should) in nodes.iter() {
+            let pods = map.get(NodeView::name(node)).filter(|p| !p.is_empty());
+            if should.should_run {
+                s.desired_number_scheduled += 1;
+                let Some(pods) = pods else { continue };
+                s.current_number_scheduled += 1;
+                let Some(pod) = pods
+                    .iter()
+                    .min_by(|a, b| by_creation_timestamp_and_phase(a, b))
+                else {
+                    continue;
+                };
+                if is_pod_ready(pod) {
+                    s.number_ready += 1;
+                    if is_pod_available(pod, mrs, now) {
+                        s.number_available += 1;
+                    }
+                }
+                if is_pod_updated(pod, hash, generation) {
+                    s.updated_number_scheduled += 1;
+                }
+            } else if pods.is_some() {
+                s.number_misscheduled += 1;
+            }
+        }
+        s.number_unavailable = s.desired_number_scheduled - s.number_available;
+        Ok(s)
+    }
+
+    /// R-ST-6 `updateDaemonSetStatus`.
+    fn update_daemon_set_status<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        nodes: &NodeView,
+        hash: &str,
+        update_observed_gen: bool,
+        now: Timestamp,
+    ) -> Result<(), SyncError> {
+        let s = self.compute_status_counts(c, ds, nodes, hash, now)?;
+        store_daemon_set_status(c, ds, &s, update_observed_gen).map_err(|e| {
+            e.context(format!(
+                "error storing status for daemon set {:?}",
+                ds.metadata.name.as_deref().unwrap_or("")
+            ))
+        })?;
+        let mrs = min_ready_seconds(ds);
+        if mrs > 0 && s.number_ready != s.number_available {
+            self.enqueue_after(ds, Duration::from_secs(mrs as u64), now);
+        }
+        Ok(())
+    }
+}
+
+/// R-EVT-8 `shouldIgnoreNodeUpdate`: only label and taint changes matter.
+pub fn should_ignore_node_update(old: &Node, cur: &Node) -> bool {
+    old.metadata.labels == cur.metadata.labels
+        && old.spec.as_ref().and_then(|s| s.taints.as_ref())
+            == cur.spec.as_ref().and_then(|s| s.taints.as_ref())
+}
+
+/// R-MAN-4 `failedPodsBackoffKey`: `<uid>/<observedGeneration>/<node>`.
+pub fn failed_pods_backoff_key(ds: &DaemonSet, node: &str) -> String {
+    format!(
+        "{}/{}/{}",
+        ds.metadata.uid.as_deref().unwrap_or(""),
+        ds.status
+            .as_ref()
+            .and_then(|s| s.observed_generation)
+            .unwrap_or(0),
+        node
+    )
+}
+
+fn pod_control_event(
+    ds: &DaemonSet,
+    type_: EventType,
+    reason: &'static str,
+    message: String,
+) -> RecordedEvent {
+    RecordedEvent {
+        namespace: ds.metadata.namespace.clone().unwrap_or_default(),
+        daemon_set: ds.metadata.name.clone().unwrap_or_default(),
+        type_,
+        reason,
+        message,
+        source: EventSource::PodControl,
+    }
+}
+
+/// `GetPodFromTemplate` + R-POD-1: the pod object sent to the API for one node.
+pub fn pod_from_template(template: &PodTemplateSpec, ds: &DaemonSet, node: &str) -> Pod {
+    let ds_name = ds.metadata.name.as_deref().unwrap_or("");
+    let prefix = if ds_name.len() < 253 {
+        format!("{ds_name}-")
+    } else {
+        ds_name.to_string()
+    };
+    let tmeta = template.metadata.as_ref();
+    let mut spec = template.spec.clone().unwrap_or_default();
+    spec.affinity = Some(replace_daemon_set_pod_node_name_node_affinity(
+        spec.affinity.take(),
+        node,
+    ));
+    Pod {
+        metadata: ObjectMeta {
+            generate_name: Some(prefix),
+            namespace: ds.metadata.namespace.clone(),
+            labels: tmeta.and_then(|m| m.labels.clone()),
+            annotations: tmeta.and_then(|m| m.annotations.clone()),
+            finalizers: tmeta.and_then(|m| m.finalizers.clone()),
+            owner_references: Some(vec![new_controller_ref(ds)]),
+            ..Default::default()
+        },
+        spec: Some(spec),
+        status: None,
+    }
+}
+
+fn status_equals(st: &DaemonSetStatus, s: &StatusCounts) -> bool {
+    st.desired_number_scheduled == s.desired_number_scheduled
+        && st.current_number_scheduled == s.current_number_scheduled
+        && st.number_misscheduled == s.number_misscheduled
+        && st.number_ready == s.number_ready
+        && st.updated_number_scheduled.unwrap_or(0) == s.updated_number_scheduled
+        && st.number_available.unwrap_or(0) == s.number_available
+        && st.number_unavailable.unwrap_or(0) == s.number_unavailable
+}
+
+fn write_counts(st: &mut DaemonSetStatus, s: &StatusCounts) {
+    st.desired_number_scheduled = s.desired_number_scheduled;
+    st.current_number_scheduled = s.current_number_scheduled;
+    st.number_misscheduled = s.number_misscheduled;
+    st.number_ready = s.number_ready;
+    st.updated_number_scheduled = Some(s.updated_number_scheduled);
+    st.number_available = Some(s.number_available);
+    st.number_unavailable = Some(s.number_unavailable);
+}
+
+/// R-ST-7 `storeDaemonSetStatus`: skip when unchanged; else UpdateStatus with one GET+retry.
+pub fn store_daemon_set_status<C: Client + ?Sized>(
+    c: &mut C,
+    ds: &DaemonSet,
+    s: &StatusCounts,
+    update_observed_gen: bool,
+) -> Result<(), SyncError> {
+    let generation = ds.metadata.generation.unwrap_or(0);
+    let current = ds.status.clone().unwrap_or_default();
+    if status_equals(&current, s) && current.observed_generation.unwrap_or(0) >= generation {
+        return Ok(());
+    }
+    let mut to_update = ds.clone();
+    let mut attempt = 0;
+    loop {
+        let st = to_update.status.get_or_insert_with(Default::default);
+        if update_observed_gen {
+            st.observed_generation = Some(generation);
+        }
+        write_counts(st, s);
+        let err = match c.update_daemon_set_status(&to_update) {
+            Ok(_) => return Ok(()),
+            Err(e) => e,
+        };
+        if attempt >= STATUS_UPDATE_RETRIES {
+            return Err(SyncError::Api(err));
+        }
+        attempt += 1;
+        let ns = ds.metadata.namespace.as_deref().unwrap_or("");
+        let name = ds.metadata.name.as_deref().unwrap_or("");
+        to_update = c.get_daemon_set(ns, name)?;
+    }
+}

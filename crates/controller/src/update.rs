@@ -1,0 +1,207 @@
+//! `update.go` rolling update: `rollingUpdate`, `updatedDesiredNodeCounts`,
+//! `findUpdatedPodsOnNode` (R-RU-1..15). Map iteration is in node-name order (R-SIM-1).
+
+use k8s_openapi::api::apps::v1::DaemonSet;
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::jiff::Timestamp;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::client::Client;
+use crate::daemon_controller::{DaemonSetsController, NodeView, SyncError};
+use crate::pod_util::is_pod_available;
+use crate::util::{get_template_generation, is_pod_updated, surge_count, unavailable_count};
+
+/// What `findUpdatedPodsOnNode` found on one node.
+#[derive(Debug, Clone, Copy)]
+pub struct NodePods<'a> {
+    pub new_pod: Option<&'a Pod>,
+    pub old_pod: Option<&'a Pod>,
+}
+
+/// R-RU-5 `findUpdatedPodsOnNode`: `None` when the node has two new or two old live pods.
+pub fn find_updated_pods_on_node<'a>(
+    pods: &'a [Arc<Pod>],
+    hash: &str,
+    generation: Option<i64>,
+) -> Option<NodePods<'a>> {
+    let mut found = NodePods {
+        new_pod: None,
+        old_pod: None,
+    };
+    for pod in pods {
+        if pod.metadata.deletion_timestamp.is_some() {
+            continue;
+        }
+        let slot = if is_pod_updated(pod, hash, generation) {
+            &mut found.new_pod
+        } else {
+            &mut found.old_pod
+        };
+        if slot.is_some() {
+            return None;
+        }
+        *slot = Some(pod);
+    }
+    Some(found)
+}
+
+/// R-RU-1..3 `updatedDesiredNodeCounts`: (maxSurge, maxUnavailable, desiredNumberScheduled).
+pub fn updated_desired_node_counts(
+    ds: &DaemonSet,
+    desired: i32,
+) -> Result<(i32, i32, i32), SyncError> {
+    let mut max_unavailable = unavailable_count(ds, desired).map_err(|e| {
+        SyncError::Message(format!(
+            "couldn't get unavailable numbers: invalid value for MaxUnavailable: {e}"
+        ))
+    })?;
+    let max_surge = surge_count(ds, desired).map_err(|e| {
+        SyncError::Message(format!(
+            "couldn't get unavailable numbers: invalid value for MaxSurge: {e}"
+        ))
+    })?;
+    if desired > 0 && max_unavailable == 0 && max_surge == 0 {
+        max_unavailable = 1;
+    }
+    Ok((max_surge, max_unavailable, desired))
+}
+
+impl DaemonSetsController {
+    /// R-RU-6..13 `rollingUpdate`.
+    pub(crate) fn rolling_update<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        nodes: &NodeView,
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<(), SyncError> {
+        let map = self.get_nodes_to_daemon_pods(c, ds, false, now)?;
+        // R-RU-1: every desired node gets an entry, empty if it has no pods.
+        let mut entries: BTreeMap<&str, &[Arc<Pod>]> = map
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_slice()))
+            .collect();
+        let mut desired = 0;
+        for (node, should) in nodes.nodes.iter().zip(nodes.should.iter()) {
+            if should.should_run {
+                desired += 1;
+                entries
+                    .entry(node.metadata.name.as_deref().unwrap_or(""))
+                    .or_insert(&[]);
+            }
+        }
+        let (max_surge, max_unavailable, desired) = updated_desired_node_counts(ds, desired)?;
+        let generation = get_template_generation(ds).unwrap_or(None);
+        let mrs = ds.spec.min_ready_seconds.unwrap_or(0);
+        let available = |p: &Pod| is_pod_available(p, mrs, now);
+
+        if max_surge == 0 {
+            // R-RU-6..8
+            let mut num_unavailable = 0;
+            let mut allowed_replacements: Vec<String> = Vec::new();
+            let mut candidates: Vec<String> = Vec::new();
+            for pods in entries.values() {
+                let Some(found) = find_updated_pods_on_node(pods, hash, generation) else {
+                    num_unavailable += 1;
+                    continue;
+                };
+                match (found.new_pod, found.old_pod) {
+                    (None, None) | (Some(_), Some(_)) => num_unavailable += 1,
+                    (Some(new), None) => {
+                        if !available(new) {
+                            num_unavailable += 1;
+                        }
+                    }
+                    (None, Some(old)) => {
+                        if !available(old) {
+                            allowed_replacements
+                                .push(old.metadata.name.clone().unwrap_or_default());
+                            num_unavailable += 1;
+                        } else if num_unavailable >= max_unavailable {
+                            continue;
+                        } else {
+                            candidates.push(old.metadata.name.clone().unwrap_or_default());
+                        }
+                    }
+                }
+            }
+            let remaining = (max_unavailable - num_unavailable).clamp(0, candidates.len() as i32);
+            allowed_replacements.extend(candidates.into_iter().take(remaining as usize));
+            return self.sync_nodes(c, ds, &allowed_replacements, &[], hash, now);
+        }
+
+        // R-RU-11..13
+        let mut old_pods_to_delete: Vec<String> = Vec::new();
+        let mut should_not_run_pods_to_delete: Vec<String> = Vec::new();
+        let mut candidate_new_nodes: Vec<String> = Vec::new();
+        let mut allowed_new_nodes: Vec<String> = Vec::new();
+        let mut num_surge = 0;
+        let mut num_available = 0;
+        let predicate = crate::predicates::DaemonPodPredicate::new(ds);
+        for (&node_name, pods) in entries.iter() {
+            let Some(found) = find_updated_pods_on_node(pods, hash, generation) else {
+                num_surge += 1;
+                continue;
+            };
+            match (found.old_pod, found.new_pod) {
+                (Some(old), _) if available(old) => num_available += 1,
+                (None, Some(new)) if available(new) => num_available += 1,
+                _ => {}
+            }
+            let should_run = |c: &mut C| -> Result<bool, SyncError> {
+                // R-NODE-3: a node missing from the cache fails this sync.
+                let node = c.node(node_name).ok_or_else(|| {
+                    SyncError::Message(format!(
+                        "couldn't get node for nodeName {node_name:?}: node {node_name:?} not found"
+                    ))
+                })?;
+                Ok(predicate.evaluate(&node).should_run)
+            };
+            match (found.old_pod, found.new_pod) {
+                (None, _) => {}
+                (Some(old), None) => {
+                    if !available(old) {
+                        if !should_run(c)? {
+                            old_pods_to_delete.push(old.metadata.name.clone().unwrap_or_default());
+                            continue;
+                        }
+                        allowed_new_nodes.push(node_name.to_string());
+                    } else {
+                        if !should_run(c)? {
+                            should_not_run_pods_to_delete
+                                .push(old.metadata.name.clone().unwrap_or_default());
+                            continue;
+                        }
+                        if num_surge >= max_surge {
+                            continue;
+                        }
+                        candidate_new_nodes.push(node_name.to_string());
+                    }
+                }
+                (Some(old), Some(new)) => {
+                    if !available(new) {
+                        num_surge += 1;
+                        continue;
+                    }
+                    old_pods_to_delete.push(old.metadata.name.clone().unwrap_or_default());
+                }
+            }
+        }
+        // R-RU-12
+        let deletable = num_available - desired;
+        if deletable > 0 {
+            let ns = ds.metadata.namespace.as_deref().unwrap_or("");
+            let n = (deletable as usize).min(should_not_run_pods_to_delete.len());
+            for name in &should_not_run_pods_to_delete[..n] {
+                if c.pod(ns, name).is_some() {
+                    old_pods_to_delete.push(name.clone());
+                }
+            }
+        }
+        let remaining = (max_surge - num_surge).clamp(0, candidate_new_nodes.len() as i32);
+        allowed_new_nodes.extend(candidate_new_nodes.into_iter().take(remaining as usize));
+        self.sync_nodes(c, ds, &old_pods_to_delete, &allowed_new_nodes, hash, now)
+    }
+}
