@@ -119,6 +119,8 @@ pub struct DaemonSetsController {
     /// Pod writes issued so far; a change invalidates the per-sync pod map.
     pub(crate) writes: u64,
     map_memo: Option<(u64, bool, Arc<NodeToDaemonPods>)>,
+    /// Inside `sync_daemon_set`: only then is the pod map memoised.
+    syncing: bool,
 }
 
 impl Default for DaemonSetsController {
@@ -159,6 +161,7 @@ impl DaemonSetsController {
             burst_replicas: BURST_REPLICAS,
             writes: 0,
             map_memo: None,
+            syncing: false,
         }
     }
 
@@ -407,7 +410,9 @@ impl DaemonSetsController {
         now: Timestamp,
     ) -> Result<(), SyncError> {
         self.map_memo = None;
+        self.syncing = true;
         let result = self.sync_inner(c, key, now);
+        self.syncing = false;
         self.map_memo = None;
         result
     }
@@ -505,16 +510,19 @@ impl DaemonSetsController {
         Ok(claimed)
     }
 
-    /// R-MAP-1..3 `getNodesToDaemonPods`. Memoised within one sync while the controller has
-    /// issued no pod write since (the caches cannot change otherwise during a sync).
-    pub(crate) fn get_nodes_to_daemon_pods<C: Client + ?Sized>(
+    /// R-MAP-1..3 `getNodesToDaemonPods`: claims every pod in the DS namespace (adopting
+    /// orphans and releasing owned pods that no longer match, R-CLM-*) and groups the claimed
+    /// pods by target node. Terminal pods with a deletionTimestamp are left out unless
+    /// `include_deleted_terminal`. Within one sync the result is memoised while the controller
+    /// has issued no pod write since (the caches cannot change otherwise during a sync).
+    pub fn get_nodes_to_daemon_pods<C: Client + ?Sized>(
         &mut self,
         c: &mut C,
         ds: &DaemonSet,
         include_deleted_terminal: bool,
         _now: Timestamp,
     ) -> Result<Arc<NodeToDaemonPods>, SyncError> {
-        if let Some((writes, incl, map)) = &self.map_memo {
+        if let Some((writes, incl, map)) = self.map_memo.as_ref().filter(|_| self.syncing) {
             if *writes == self.writes && *incl == include_deleted_terminal {
                 return Ok(map.clone());
             }
@@ -546,7 +554,9 @@ impl DaemonSetsController {
             }
         }
         let map = Arc::new(map);
-        self.map_memo = Some((self.writes, include_deleted_terminal, map.clone()));
+        if self.syncing {
+            self.map_memo = Some((self.writes, include_deleted_terminal, map.clone()));
+        }
         Ok(map)
     }
 

@@ -93,8 +93,10 @@ fn ns_name(ds: &DaemonSet) -> (&str, &str) {
 }
 
 impl DaemonSetsController {
-    /// R-HIS-1 `controlledHistories`: claim every revision in the namespace.
-    pub(crate) fn controlled_histories<C: Client + ?Sized>(
+    /// R-HIS-1 `controlledHistories`: claim every revision in the DS namespace (adopting
+    /// matching orphans, releasing owned ones that no longer match) and return the claimed
+    /// ones. Public so the upstream unit case `TestControlledHistories` can call it directly.
+    pub fn controlled_histories<C: Client + ?Sized>(
         &mut self,
         c: &mut C,
         ds: &DaemonSet,
