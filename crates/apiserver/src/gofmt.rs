@@ -1,0 +1,143 @@
+//! Printing values the way Go's `fmt` prints them in API-server error messages (`%q`, `%#v`).
+//!
+//! Field errors quote the offending value with Go syntax (`map[string]string{"app":"x"}`,
+//! `intstr.IntOrString{Type:0, IntVal:1, StrVal:""}`); users paste these messages into search
+//! engines, so we print them the same way.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, LabelSelectorRequirement};
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+
+/// Go's `strconv.Quote`.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if c.is_control() => {
+                if (c as u32) <= 0xffff {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                } else {
+                    let _ = write!(out, "\\U{:08x}", c as u32);
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `%#v` of a `map[string]string` (Go sorts the keys).
+pub fn string_map(m: Option<&BTreeMap<String, String>>) -> String {
+    match m {
+        None => "map[string]string(nil)".into(),
+        Some(m) => {
+            let body: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{}:{}", quote(k), quote(v)))
+                .collect();
+            format!("map[string]string{{{}}}", body.join(", "))
+        }
+    }
+}
+
+/// `%#v` of a `[]string`.
+pub fn string_slice(v: Option<&Vec<String>>) -> String {
+    match v {
+        None => "[]string(nil)".into(),
+        Some(v) => {
+            let body: Vec<String> = v.iter().map(|s| quote(s)).collect();
+            format!("[]string{{{}}}", body.join(", "))
+        }
+    }
+}
+
+/// `%#v` of an `intstr.IntOrString`.
+pub fn int_or_string(v: &IntOrString) -> String {
+    match v {
+        IntOrString::Int(i) => format!("intstr.IntOrString{{Type:0, IntVal:{i}, StrVal:\"\"}}"),
+        IntOrString::String(s) => {
+            format!(
+                "intstr.IntOrString{{Type:1, IntVal:0, StrVal:{}}}",
+                quote(s)
+            )
+        }
+    }
+}
+
+/// `%#v` of a `v1.LabelSelector`.
+pub fn label_selector(s: &LabelSelector) -> String {
+    format!(
+        "v1.LabelSelector{{MatchLabels:{}, MatchExpressions:{}}}",
+        string_map(s.match_labels.as_ref()),
+        requirements(s.match_expressions.as_ref())
+    )
+}
+
+fn requirements(v: Option<&Vec<LabelSelectorRequirement>>) -> String {
+    match v {
+        None => "[]v1.LabelSelectorRequirement(nil)".into(),
+        Some(v) => {
+            let body: Vec<String> = v
+                .iter()
+                .map(|r| {
+                    format!(
+                        "v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{}}}",
+                        quote(&r.key),
+                        quote(&r.operator),
+                        string_slice(r.values.as_ref())
+                    )
+                })
+                .collect();
+            format!("[]v1.LabelSelectorRequirement{{{}}}", body.join(", "))
+        }
+    }
+}
+
+/// Go prints a non-nil pointer inside `%#v` as its address; we have none, so print a stable one.
+pub fn pointer(type_name: &str, is_set: bool) -> String {
+    if is_set {
+        format!("(*{type_name})(0xc000010000)")
+    } else {
+        format!("(*{type_name})(nil)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quote_escapes_like_go() {
+        assert_eq!(quote("a\"b\n"), "\"a\\\"b\\n\"");
+        assert_eq!(quote("é"), "\"é\"");
+        assert_eq!(quote("\u{1}"), "\"\\x01\"");
+    }
+
+    #[test]
+    fn maps_print_sorted_with_go_syntax() {
+        let m: BTreeMap<String, String> = [("b".into(), "2".into()), ("a".into(), "1".into())]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            string_map(Some(&m)),
+            r#"map[string]string{"a":"1", "b":"2"}"#
+        );
+        assert_eq!(string_map(None), "map[string]string(nil)");
+    }
+}
