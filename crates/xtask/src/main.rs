@@ -1,1 +1,178 @@
-fn main() {}
+//! Developer tasks, run as `cargo xtask <task>` (an alias in `.cargo/config.toml`):
+//!
+//! - `serve`: build the playground and serve it at <http://127.0.0.1:8080>, rebuilding on change;
+//! - `test`: every check CI runs (`.ci/run` is just `cargo xtask test`);
+//! - `ensure`: only install or check the tools.
+//!
+//! Both main tasks first install whatever is missing (wasm32 target, trunk, wasm-bindgen-cli,
+//! npm's wasm-opt and playwright-core, Debian's Chromium), so a fresh clone on a fresh machine
+//! needs nothing but rustup, Node.js 20 and npm. Architecture Invariant: xtask uses only `std`,
+//! and knows nothing about the playground's code; it only drives tools.
+
+mod ensure;
+mod pipeline;
+mod static_server;
+mod util;
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+use ensure::Needs;
+use util::{banner, human, run, Result};
+
+const USAGE: &str = "\
+usage:
+  cargo xtask serve [--release]
+      Build the playground and serve it at http://127.0.0.1:8080, rebuilding on every change.
+      A dev build by default: the quickest first build and rebuilds of seconds.
+      --release serves the optimized build that CI tests (smaller, faster; slow rebuilds).
+  cargo xtask test [--quick] [--only STEP[,STEP...]]
+      Run every check CI runs, in order, and print a summary with durations.
+      --quick skips the release build and the end-to-end tests.
+      --only runs just the named steps.
+  cargo xtask ensure [--browser]
+      Only install or check the tools (--browser: Chromium and chromedriver too).
+
+Steps of `test`: ";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("\nerror: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result {
+    let root = repo_root();
+    env::set_current_dir(&root).map_err(|e| format!("cd {}: {e}", root.display()))?;
+    ensure::prepare_env(&root);
+    let (task, flags) = match args.split_first() {
+        Some((task, flags)) => (task.as_str(), flags),
+        None => ("help", &[][..]),
+    };
+    match task {
+        "serve" => {
+            let release = match flags {
+                [] => false,
+                [flag] if flag == "--release" => true,
+                _ => return usage_error(flags),
+            };
+            serve(&root, release)
+        }
+        "test" => {
+            let options = parse_test_flags(flags)?;
+            pipeline::test(&root, &options)
+        }
+        "ensure" => {
+            let browser = match flags {
+                [] => false,
+                [flag] if flag == "--browser" => true,
+                _ => return usage_error(flags),
+            };
+            let started = Instant::now();
+            ensure::ensure(
+                &root,
+                Needs {
+                    rust_lints: true,
+                    wasm_target: true,
+                    trunk: true,
+                    wasm_bindgen: true,
+                    npm: true,
+                    browser,
+                },
+            )?;
+            println!("\ntools ready in {}", human(started.elapsed()));
+            Ok(())
+        }
+        "help" | "-h" | "--help" => {
+            println!("{USAGE}{}", pipeline::step_names());
+            Ok(())
+        }
+        other => Err(format!(
+            "unknown task {other:?}\n\n{USAGE}{}",
+            pipeline::step_names()
+        )),
+    }
+}
+
+fn usage_error(flags: &[String]) -> Result {
+    Err(format!(
+        "unexpected arguments {flags:?}\n\n{USAGE}{}",
+        pipeline::step_names()
+    ))
+}
+
+fn parse_test_flags(flags: &[String]) -> Result<pipeline::Options> {
+    let mut options = pipeline::Options {
+        quick: false,
+        only: Vec::new(),
+    };
+    let mut rest = flags.iter();
+    while let Some(flag) = rest.next() {
+        let only = match flag.as_str() {
+            "--quick" => {
+                options.quick = true;
+                continue;
+            }
+            "--only" => rest
+                .next()
+                .ok_or_else(|| format!("--only needs a step name: {}", pipeline::step_names()))?
+                .as_str(),
+            other => match other.strip_prefix("--only=") {
+                Some(list) => list,
+                None => return usage_error(flags).map(|()| options),
+            },
+        };
+        options.only.extend(
+            only.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from),
+        );
+    }
+    Ok(options)
+}
+
+fn serve(root: &Path, release: bool) -> Result {
+    let started = Instant::now();
+    ensure::ensure(
+        root,
+        Needs {
+            wasm_target: true,
+            trunk: true,
+            wasm_bindgen: true,
+            // wasm-opt runs on release builds only.
+            npm: release,
+            ..Needs::default()
+        },
+    )?;
+    let mode = if release { "release" } else { "dev" };
+    banner(&format!(
+        "serving the playground ({mode} build) at http://127.0.0.1:8080 once trunk's first build \
+         is done (a few minutes from a clean target/, seconds after that); tools took {}. \
+         Ctrl-C stops.",
+        human(started.elapsed())
+    ));
+    let mut trunk = Command::new("trunk");
+    trunk.arg("serve");
+    if release {
+        trunk.arg("--release");
+    }
+    run(&mut trunk)
+}
+
+/// The workspace root: two levels above this crate's manifest.
+fn repo_root() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir
+        .ancestors()
+        .nth(2)
+        .unwrap_or(manifest_dir)
+        .to_path_buf()
+}

@@ -1,0 +1,290 @@
+//! `cargo xtask test`: every check CI runs, in a fixed order, with a banner per step and a
+//! summary with durations at the end.
+//!
+//! A failing step does not stop the later ones (one run shows every problem), except that the
+//! end-to-end tests need the release build they test. The native benchmarks are compiled by
+//! clippy but never run here.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::ensure::{self, Needs, WASM_TARGET};
+use crate::static_server::StaticServer;
+use crate::util::{banner, human, note, run, Result};
+
+/// The crates that ship to the browser: linted for wasm32 too. Only their library targets for
+/// the domain crates, whose native-only dev-dependencies (proptest, criterion) need not build
+/// for wasm32.
+const APP_CRATE: &str = "dsplay-app";
+const WASM_LIBS: &[&str] = &["dsplay-controller", "dsplay-apiserver"];
+
+pub struct Step {
+    pub name: &'static str,
+    what: &'static str,
+    /// Skipped by `--quick`.
+    slow: bool,
+    needs: Needs,
+}
+
+const NONE: Needs = Needs {
+    rust_lints: false,
+    wasm_target: false,
+    trunk: false,
+    wasm_bindgen: false,
+    npm: false,
+    browser: false,
+};
+
+pub const STEPS: &[Step] = &[
+    Step {
+        name: "fmt",
+        what: "formatting (cargo fmt --check)",
+        slow: false,
+        needs: Needs {
+            rust_lints: true,
+            ..NONE
+        },
+    },
+    Step {
+        name: "clippy",
+        what: "lints, native, all targets",
+        slow: false,
+        needs: Needs {
+            rust_lints: true,
+            ..NONE
+        },
+    },
+    Step {
+        name: "clippy-wasm",
+        what: "lints, wasm32",
+        slow: false,
+        needs: Needs {
+            rust_lints: true,
+            wasm_target: true,
+            ..NONE
+        },
+    },
+    Step {
+        name: "test",
+        what: "native tests (unit, integration, doc)",
+        slow: false,
+        needs: NONE,
+    },
+    Step {
+        name: "test-wasm",
+        what: "browser tests (wasm-bindgen-test in headless Chromium)",
+        slow: false,
+        needs: Needs {
+            wasm_target: true,
+            wasm_bindgen: true,
+            browser: true,
+            ..NONE
+        },
+    },
+    Step {
+        name: "build",
+        what: "release build (trunk build --release into dist/)",
+        slow: true,
+        needs: Needs {
+            wasm_target: true,
+            trunk: true,
+            wasm_bindgen: true,
+            npm: true,
+            ..NONE
+        },
+    },
+    Step {
+        name: "e2e",
+        what: "end-to-end tests (node --test, Playwright + Chromium, on dist/)",
+        slow: true,
+        needs: Needs {
+            npm: true,
+            browser: true,
+            ..NONE
+        },
+    },
+];
+
+pub struct Options {
+    pub quick: bool,
+    /// Step names; empty means all.
+    pub only: Vec<String>,
+}
+
+enum Outcome {
+    Passed(Duration),
+    Failed(Duration),
+    Skipped(&'static str),
+}
+
+pub fn test(root: &Path, options: &Options) -> Result {
+    let started = Instant::now();
+    for name in &options.only {
+        if !STEPS.iter().any(|s| s.name == name) {
+            return Err(format!(
+                "no step named {name:?}; the steps are: {}",
+                step_names()
+            ));
+        }
+    }
+    let selected = |step: &Step| {
+        (options.only.is_empty() || options.only.iter().any(|n| n == step.name))
+            && !(options.quick && step.slow)
+    };
+    if !STEPS.iter().any(selected) {
+        return Err("nothing to run: --quick skips the steps that --only named".into());
+    }
+    let needs = STEPS
+        .iter()
+        .filter(|s| selected(s))
+        .fold(NONE, |acc, s| union(acc, s.needs));
+
+    let tools_started = Instant::now();
+    if needs.any() {
+        ensure::ensure(root, needs)?;
+    }
+    let tools_time = tools_started.elapsed();
+
+    let total = STEPS.iter().filter(|s| selected(s)).count();
+    let mut outcomes: Vec<(&Step, Outcome)> = Vec::new();
+    let mut number = 0;
+    for step in STEPS {
+        if !selected(step) {
+            let why = if options.quick && step.slow {
+                "--quick"
+            } else {
+                "--only"
+            };
+            outcomes.push((step, Outcome::Skipped(why)));
+            continue;
+        }
+        let build_failed = outcomes
+            .iter()
+            .any(|(s, o)| s.name == "build" && matches!(o, Outcome::Failed(_)));
+        if step.name == "e2e" && build_failed {
+            outcomes.push((step, Outcome::Skipped("the build failed")));
+            continue;
+        }
+        number += 1;
+        banner(&format!("[{number}/{total}] {}: {}", step.name, step.what));
+        let step_started = Instant::now();
+        let result = run_step(root, step.name);
+        let took = step_started.elapsed();
+        match result {
+            Ok(()) => {
+                note(&format!("{} passed in {}", step.name, human(took)));
+                outcomes.push((step, Outcome::Passed(took)));
+            }
+            Err(e) => {
+                println!("!!! {} FAILED after {}: {e}", step.name, human(took));
+                outcomes.push((step, Outcome::Failed(took)));
+            }
+        }
+    }
+
+    banner("summary");
+    note(&format!(
+        "{:<6}{:<13}{:>12}",
+        "ok",
+        "tools",
+        human(tools_time)
+    ));
+    for (step, outcome) in &outcomes {
+        let line = match outcome {
+            Outcome::Passed(d) => format!("{:<6}{:<13}{:>12}", "ok", step.name, human(*d)),
+            Outcome::Failed(d) => format!("{:<6}{:<13}{:>12}", "FAIL", step.name, human(*d)),
+            Outcome::Skipped(why) => format!("{:<6}{:<13}{:>12}  ({why})", "skip", step.name, "-"),
+        };
+        note(&line);
+    }
+    note(&format!("total wall time: {}", human(started.elapsed())));
+    let failed: Vec<&str> = outcomes
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Failed(_)))
+        .map(|(s, _)| s.name)
+        .collect();
+    if failed.is_empty() {
+        println!("\n{total}/{total} steps passed");
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of {total} steps failed: {}",
+            failed.len(),
+            failed.join(", ")
+        ))
+    }
+}
+
+pub fn step_names() -> String {
+    STEPS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+}
+
+fn union(a: Needs, b: Needs) -> Needs {
+    Needs {
+        rust_lints: a.rust_lints || b.rust_lints,
+        wasm_target: a.wasm_target || b.wasm_target,
+        trunk: a.trunk || b.trunk,
+        wasm_bindgen: a.wasm_bindgen || b.wasm_bindgen,
+        npm: a.npm || b.npm,
+        browser: a.browser || b.browser,
+    }
+}
+
+fn cargo(args: &[&str]) -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.args(args);
+    cmd
+}
+
+fn run_step(root: &Path, name: &str) -> Result {
+    const DENY: [&str; 3] = ["--", "-D", "warnings"];
+    match name {
+        "fmt" => run(&mut cargo(&["fmt", "--all", "--check"])),
+        "clippy" => run(cargo(&["clippy", "--workspace", "--all-targets"]).args(DENY)),
+        "clippy-wasm" => {
+            run(cargo(&[
+                "clippy",
+                "--target",
+                WASM_TARGET,
+                "--all-targets",
+                "-p",
+                APP_CRATE,
+            ])
+            .args(DENY))?;
+            let mut libs = cargo(&["clippy", "--target", WASM_TARGET, "--lib"]);
+            for krate in WASM_LIBS {
+                libs.args(["-p", krate]);
+            }
+            run(libs.args(DENY))
+        }
+        "test" => run(&mut cargo(&["test", "--workspace"])),
+        "test-wasm" => run(&mut cargo(&[
+            "test",
+            "--target",
+            WASM_TARGET,
+            "-p",
+            APP_CRATE,
+        ])),
+        "build" => run(Command::new("trunk").args(["build", "--release"])),
+        "e2e" => e2e(root),
+        other => Err(format!("internal: no step {other:?}")),
+    }
+}
+
+/// Serves `dist/` on a free loopback port and runs `node --test` on `tests/e2e/` against it.
+fn e2e(root: &Path) -> Result {
+    let dist = root.join("dist");
+    if !dist.join("index.html").is_file() {
+        return Err("dist/index.html is missing: the build step makes it \
+                    (`cargo xtask test --only build,e2e`)"
+            .into());
+    }
+    let server =
+        StaticServer::start(dist).map_err(|e| format!("starting the static server: {e}"))?;
+    note(&format!("serving dist/ at {}", server.url()));
+    run(Command::new("node")
+        .args(["--test", &format!("{}/", ensure::NPM_DIR)])
+        .env("E2E_BASE_URL", server.url())
+        .env("CHROMIUM", ensure::CHROMIUM))
+}

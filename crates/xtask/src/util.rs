@@ -1,0 +1,102 @@
+//! Small helpers shared by the tasks: running commands loudly, reading versions, timing.
+//!
+//! Nothing here knows about a particular tool; `ensure` and `test` decide what to run.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Every task error is a sentence for a person: what failed and what to do about it.
+pub type Result<T = ()> = std::result::Result<T, String>;
+
+/// Prints a section heading, so a long log can be scanned by eye.
+pub fn banner(message: &str) {
+    println!("\n==> {message}");
+    flush();
+}
+
+/// Prints an indented detail line under a banner.
+pub fn note(message: &str) {
+    println!("    {message}");
+    flush();
+}
+
+fn flush() {
+    // Keep our lines in order with the output of the children we spawn.
+    let _ = std::io::stdout().flush();
+}
+
+/// The command as a person would type it, for logs and error messages.
+pub fn display(cmd: &Command) -> String {
+    let mut line = cmd.get_program().to_string_lossy().into_owned();
+    for arg in cmd.get_args() {
+        let arg = arg.to_string_lossy();
+        if arg.is_empty() || arg.contains(char::is_whitespace) {
+            line.push_str(&format!(" '{arg}'"));
+        } else {
+            line.push(' ');
+            line.push_str(&arg);
+        }
+    }
+    line
+}
+
+/// Runs a command with inherited stdio; a non-zero exit is an error naming the command.
+pub fn run(cmd: &mut Command) -> Result {
+    let line = display(cmd);
+    println!("    $ {line}");
+    flush();
+    let status = cmd
+        .status()
+        .map_err(|e| format!("could not start `{line}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{line}` failed ({status})"))
+    }
+}
+
+/// Runs a command quietly and returns its trimmed stdout and stderr together, or `None` when the
+/// program is missing or exits non-zero. Used to ask tools for their version.
+pub fn capture(program: &str, args: &[&str]) -> Option<String> {
+    let output = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    Some(text.trim().to_string())
+}
+
+/// `12.3 s` or `4 min 05 s`.
+pub fn human(duration: Duration) -> String {
+    let secs = duration.as_secs_f64();
+    if secs < 60.0 {
+        format!("{secs:.1} s")
+    } else {
+        let whole = duration.as_secs();
+        format!("{} min {:02} s", whole / 60, whole % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_durations_switch_to_minutes_at_one_minute() {
+        assert_eq!(human(Duration::from_millis(12_340)), "12.3 s");
+        assert_eq!(human(Duration::from_secs(245)), "4 min 05 s");
+    }
+
+    #[test]
+    fn display_quotes_arguments_with_spaces() {
+        let mut cmd = Command::new("cargo");
+        cmd.args(["clippy", "--", "-D warnings"]);
+        assert_eq!(display(&cmd), "cargo clippy -- '-D warnings'");
+    }
+}

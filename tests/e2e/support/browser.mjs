@@ -1,0 +1,45 @@
+// Shared set-up for the end-to-end tests: one headless Debian Chromium (never a downloaded
+// browser), and a page that records every console error, page error and failed request.
+import { chromium } from 'playwright-core';
+
+/** Where the built playground is served: `cargo xtask test` sets it; default = `cargo xtask serve`. */
+export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080/';
+
+// As root, with the network closed: no sandbox, no GPU, no background traffic.
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/**
+ * Opens a page that collects problems: `problems` lists each console error, uncaught page
+ * error, failed request and HTTP error response, as a readable line.
+ */
+export async function openPage(browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) =>
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+  );
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  return { page, problems };
+}
