@@ -222,6 +222,20 @@ pub fn yaml_to_json(source_name: &str, text: &str) -> Result<Vec<serde_json::Val
         .collect())
 }
 
+/// Like [`yaml_to_json`], with each document's [`SourceMap`] so that a caller decoding its own
+/// format (scenario files) can point at the line and column of a field.
+pub fn yaml_documents(
+    source_name: &str,
+    text: &str,
+) -> Result<Vec<(serde_json::Value, SourceMap)>, DecodeError> {
+    Ok(parse(source_name, text)?
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_null())
+        .map(|(i, d)| (d.to_json(), SourceMap::build(source_name, i, d)))
+        .collect())
+}
+
 fn parse(source: &str, text: &str) -> Result<Vec<Node>, DecodeError> {
     yaml::parse_stream(text).map_err(|e| yaml_error(source, &e))
 }

@@ -1,0 +1,762 @@
+//! The façade: [`Cluster`] wires the store, the controller's informer and worker, and the
+//! other actors onto one virtual clock, and offers the verbs a user (or `kubectl`, or a
+//! scenario script) has: apply, delete, node add/remove/stop/start, pod fail, and time:
+//! `step`, `advance`, `run_until`, `settle`. Reads return the store's objects.
+//!
+//! Owns the clock, the event queue, the RNG for jitter, and the order in which actors react.
+//! Knows nothing of kubectl output or the UI.
+
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
+use k8s_openapi::api::core::v1::{Event, Node, NodeStatus, Pod};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use k8s_openapi::jiff::Timestamp;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use apiserver::decode::Manifest;
+use apiserver::strategy::PropagationPolicy;
+use controller::client::Listers;
+use controller::DaemonSetsController;
+
+use crate::engine::{period, plus, seconds_between, Ev, EventQueue, Sched};
+use crate::error::ApiError;
+use crate::garbage_collector::GarbageCollector;
+use crate::informer::{ControllerClient, Informer};
+use crate::kubelet::{not_ready_conditions, ready_conditions, Kubelet};
+use crate::node_lifecycle::NodeLifecycle;
+use crate::podgc::PodGc;
+use crate::rng::Rng;
+use crate::scheduler::{pod_key, Scheduler};
+use crate::store::{ApplyOutcome, Objects, Store, DAEMON_SETS, NODES, PODS};
+use crate::taint_eviction::TaintEviction;
+use crate::timing::{sane, Timing};
+use crate::trace::TraceEntry;
+
+/// 2026-01-01T00:00:00Z: every run starts here.
+pub const EPOCH_SECONDS: i64 = 1_767_225_600;
+
+/// No single call processes more events than this (a guard against feedback loops with
+/// zero latencies; never reached by sane timings).
+const MAX_STEPS_PER_CALL: u64 = 50_000_000;
+
+/// Anything `apply` accepts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Object {
+    DaemonSet(Box<DaemonSet>),
+    Pod(Box<Pod>),
+    Node(Box<Node>),
+    ControllerRevision(Box<ControllerRevision>),
+}
+
+impl From<Manifest> for Object {
+    fn from(m: Manifest) -> Self {
+        match m {
+            Manifest::DaemonSet(o, _) => Object::DaemonSet(o),
+            Manifest::Node(o, _) => Object::Node(o),
+            Manifest::Pod(o, _) => Object::Pod(o),
+            Manifest::ControllerRevision(o, _) => Object::ControllerRevision(o),
+        }
+    }
+}
+
+impl From<DaemonSet> for Object {
+    fn from(o: DaemonSet) -> Self {
+        Object::DaemonSet(Box::new(o))
+    }
+}
+impl From<Pod> for Object {
+    fn from(o: Pod) -> Self {
+        Object::Pod(Box::new(o))
+    }
+}
+impl From<Node> for Object {
+    fn from(o: Node) -> Self {
+        Object::Node(Box::new(o))
+    }
+}
+impl From<ControllerRevision> for Object {
+    fn from(o: ControllerRevision) -> Self {
+        Object::ControllerRevision(Box::new(o))
+    }
+}
+
+/// Who acted in a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Actor {
+    Informer,
+    Controller,
+    Scheduler,
+    Kubelet,
+    NodeLifecycle,
+    TaintEviction,
+    PodGc,
+    GarbageCollector,
+}
+
+impl Actor {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Actor::Informer => "informer",
+            Actor::Controller => "daemonset-controller",
+            Actor::Scheduler => "default-scheduler",
+            Actor::Kubelet => "kubelet",
+            Actor::NodeLifecycle => "node-lifecycle-controller",
+            Actor::TaintEviction => "taint-eviction-controller",
+            Actor::PodGc => "pod-garbage-collector",
+            Actor::GarbageCollector => "garbage-collector",
+        }
+    }
+}
+
+/// What one [`Cluster::step`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepReport {
+    /// Virtual seconds since the start.
+    pub t: f64,
+    pub actor: Actor,
+    pub what: String,
+}
+
+/// The virtual cluster.
+#[derive(Debug, Clone)]
+pub struct Cluster {
+    seed: u64,
+    timing: Timing,
+    rng: Rng,
+    start: Timestamp,
+    now: Timestamp,
+    /// The clock has moved (nodes added later are new nodes, not pre-existing ones).
+    started: bool,
+    queue: EventQueue,
+    store: Store,
+    informer: Informer,
+    controller: DaemonSetsController,
+    worker_gen: u64,
+    worker_at: Option<Timestamp>,
+    scheduler: Scheduler,
+    kubelet: Kubelet,
+    lifecycle: NodeLifecycle,
+    taints: TaintEviction,
+    podgc: PodGc,
+    gc: GarbageCollector,
+}
+
+/// The scheduling handle over the cluster's clock, timing, RNG and queue (disjoint borrows).
+macro_rules! sched {
+    ($self:ident) => {
+        Sched {
+            now: $self.now,
+            timing: &$self.timing,
+            rng: &mut $self.rng,
+            queue: &mut $self.queue,
+        }
+    };
+}
+
+fn ns_or_default(ns: &str) -> &str {
+    if ns.is_empty() {
+        "default"
+    } else {
+        ns
+    }
+}
+
+impl Cluster {
+    /// An empty cluster at 2026-01-01T00:00:00Z.
+    pub fn new(seed: u64, timing: Timing) -> Self {
+        let start = Timestamp::from_second(EPOCH_SECONDS).unwrap_or(Timestamp::UNIX_EPOCH);
+        let mut c = Cluster {
+            seed,
+            timing,
+            rng: Rng::new(seed, 0x5eed_0002),
+            start,
+            now: start,
+            started: false,
+            queue: EventQueue::default(),
+            store: Store::new(seed, start),
+            informer: Informer::new(start),
+            controller: DaemonSetsController::new(),
+            worker_gen: 0,
+            worker_at: None,
+            scheduler: Scheduler::default(),
+            kubelet: Kubelet::default(),
+            lifecycle: NodeLifecycle::default(),
+            taints: TaintEviction::default(),
+            podgc: PodGc::default(),
+            gc: GarbageCollector::default(),
+        };
+        let monitor = period(c.timing.node_monitor_period);
+        let gc = period(c.timing.pod_gc_period);
+        c.queue.push(plus(start, monitor), Ev::NodeMonitorTick);
+        c.queue.push(plus(start, gc), Ev::PodGcTick);
+        c
+    }
+
+    // ----- clock -----
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn timing(&self) -> &Timing {
+        &self.timing
+    }
+
+    pub fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    pub fn start_time(&self) -> Timestamp {
+        self.start
+    }
+
+    /// Virtual seconds since the start.
+    pub fn elapsed_seconds(&self) -> f64 {
+        seconds_between(self.now, self.start)
+    }
+
+    // ----- writes -----
+
+    /// `kubectl apply`: create, or update what the manifest sets (spec, labels; annotations
+    /// are merged), reporting created / configured / unchanged.
+    pub fn apply(&mut self, obj: impl Into<Object>) -> Result<ApplyOutcome, ApiError> {
+        let r = match obj.into() {
+            Object::DaemonSet(ds) => self.apply_daemon_set(*ds),
+            Object::Pod(p) => self.apply_pod(*p),
+            Object::Node(n) => self.apply_node(*n),
+            Object::ControllerRevision(r) => self.apply_revision(*r),
+        };
+        self.dispatch();
+        r
+    }
+
+    fn apply_daemon_set(&mut self, ds: DaemonSet) -> Result<ApplyOutcome, ApiError> {
+        let ns = ns_or_default(ds.metadata.namespace.as_deref().unwrap_or("")).to_string();
+        let name = ds.metadata.name.clone().unwrap_or_default();
+        let Some(old) = self
+            .store
+            .daemon_set(&ns, &name)
+            .filter(|_| !name.is_empty())
+        else {
+            return self
+                .store
+                .create_daemon_set(ds)
+                .map(|_| ApplyOutcome::Created);
+        };
+        let mut new = (*old).clone();
+        new.spec = ds.spec;
+        new.metadata.labels = ds.metadata.labels;
+        merge_annotations(&mut new.metadata.annotations, ds.metadata.annotations);
+        if ds.metadata.owner_references.is_some() {
+            new.metadata.owner_references = ds.metadata.owner_references;
+        }
+        self.store.update_daemon_set(new).map(|(_, o)| o)
+    }
+
+    fn apply_pod(&mut self, pod: Pod) -> Result<ApplyOutcome, ApiError> {
+        let ns = ns_or_default(pod.metadata.namespace.as_deref().unwrap_or("")).to_string();
+        let name = pod.metadata.name.clone().unwrap_or_default();
+        let Some(old) = self.store.pod(&ns, &name).filter(|_| !name.is_empty()) else {
+            return self
+                .store
+                .create_pod(&ns, pod)
+                .map(|_| ApplyOutcome::Created);
+        };
+        let key = pod_key(&old);
+        let before = old.metadata.resource_version.clone();
+        let labels = pod.metadata.labels;
+        let annotations = pod.metadata.annotations;
+        let after = self.store.mutate_pod(&key, |p| {
+            p.metadata.labels = labels;
+            merge_annotations(&mut p.metadata.annotations, annotations);
+        });
+        Ok(outcome(
+            before,
+            after.and_then(|p| p.metadata.resource_version.clone()),
+        ))
+    }
+
+    fn apply_node(&mut self, node: Node) -> Result<ApplyOutcome, ApiError> {
+        let name = node.metadata.name.clone().unwrap_or_default();
+        let Some(old) = self.store.node(&name).filter(|_| !name.is_empty()) else {
+            return self.add_node(node).map(|_| ApplyOutcome::Created);
+        };
+        let before = old.metadata.resource_version.clone();
+        let after = self.store.update_node(&name, |n| {
+            n.metadata.labels = node.metadata.labels;
+            merge_annotations(&mut n.metadata.annotations, node.metadata.annotations);
+            if node.spec.is_some() {
+                n.spec = node.spec;
+            }
+        })?;
+        Ok(outcome(before, after.metadata.resource_version.clone()))
+    }
+
+    fn apply_revision(&mut self, rev: ControllerRevision) -> Result<ApplyOutcome, ApiError> {
+        let ns = ns_or_default(rev.metadata.namespace.as_deref().unwrap_or("")).to_string();
+        let name = rev.metadata.name.clone().unwrap_or_default();
+        if !name.is_empty()
+            && self
+                .store
+                .objects()
+                .revisions
+                .contains_key(&(ns.clone(), name))
+        {
+            return Ok(ApplyOutcome::Unchanged);
+        }
+        self.store
+            .create_revision(&ns, rev)
+            .map(|_| ApplyOutcome::Created)
+    }
+
+    /// Edit a DaemonSet in place (`kubectl edit`, `set env`, `set image`, `patch` …). The
+    /// closure sees the stored object; status changes are ignored.
+    pub fn update_daemon_set(
+        &mut self,
+        ns: &str,
+        name: &str,
+        f: impl FnOnce(&mut DaemonSet),
+    ) -> Result<ApplyOutcome, ApiError> {
+        let ns = ns_or_default(ns);
+        let old = self
+            .store
+            .daemon_set(ns, name)
+            .ok_or_else(|| ApiError::not_found(DAEMON_SETS, name))?;
+        let mut new = (*old).clone();
+        f(&mut new);
+        new.metadata.namespace = Some(ns.to_string());
+        new.metadata.name = Some(name.to_string());
+        let r = self.store.update_daemon_set(new).map(|(_, o)| o);
+        self.dispatch();
+        r
+    }
+
+    /// `kubectl delete ds NAME --cascade=background|foreground|orphan`.
+    pub fn delete_daemon_set(
+        &mut self,
+        ns: &str,
+        name: &str,
+        propagation: PropagationPolicy,
+    ) -> Result<(), ApiError> {
+        let r = self
+            .store
+            .delete_daemon_set(ns_or_default(ns), name, propagation);
+        self.dispatch();
+        r
+    }
+
+    /// `kubectl delete pod NAME` (graceful, the pod's own grace period).
+    pub fn delete_pod(&mut self, ns: &str, name: &str) -> Result<(), ApiError> {
+        self.delete_pod_with_grace(ns, name, None)
+    }
+
+    /// `kubectl delete pod NAME --grace-period=N` (0: `--force`).
+    pub fn delete_pod_with_grace(
+        &mut self,
+        ns: &str,
+        name: &str,
+        grace: Option<i64>,
+    ) -> Result<(), ApiError> {
+        let r = self.store.delete_pod(ns_or_default(ns), name, grace);
+        self.dispatch();
+        r
+    }
+
+    /// `node add`: registers a node and its kubelet. Missing capacity defaults to
+    /// cpu 4, memory 8Gi, pods 110. A node added after the clock has moved starts NotReady with
+    /// the `not-ready:NoSchedule` taint for `node_ready_after_register` seconds (R-ELG-7).
+    pub fn add_node(&mut self, mut node: Node) -> Result<(), ApiError> {
+        let delay = if self.started {
+            sane(self.timing.node_ready_after_register)
+        } else {
+            0.0
+        };
+        let status = node.status.get_or_insert_with(NodeStatus::default);
+        if status.capacity.is_none() {
+            status.capacity = Some(BTreeMap::from([
+                ("cpu".to_string(), Quantity("4".into())),
+                ("memory".to_string(), Quantity("8Gi".into())),
+                ("pods".to_string(), Quantity("110".into())),
+            ]));
+        }
+        let conditions = if delay > 0.0 {
+            not_ready_conditions(self.now)
+        } else {
+            ready_conditions(self.now)
+        };
+        let conds = status.conditions.get_or_insert_with(Vec::new);
+        conds.retain(|c| !conditions.iter().any(|k| k.type_ == c.type_));
+        conds.extend(conditions);
+        let created = self.store.create_node(node, delay > 0.0)?;
+        let name = created.metadata.name.clone().unwrap_or_default();
+        self.lifecycle.lease_start(&name, self.now);
+        let mut s = sched!(self);
+        self.kubelet.register(&name, delay, &mut s);
+        self.dispatch();
+        Ok(())
+    }
+
+    /// `node remove`: the Node object disappears (its VM is gone, kubelet included).
+    pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
+        self.store.delete_node(name)?;
+        self.kubelet.forget(name);
+        self.lifecycle.forget(name);
+        self.dispatch();
+        Ok(())
+    }
+
+    /// `node stop`: the kubelet stops posting status and acting on pods.
+    pub fn stop_node(&mut self, name: &str) -> Result<(), ApiError> {
+        if self.store.node(name).is_none() {
+            return Err(ApiError::not_found(NODES, name));
+        }
+        self.kubelet.stop(name);
+        self.lifecycle.lease_stop(name, self.now);
+        Ok(())
+    }
+
+    /// `node start`: the kubelet resumes (posts Ready, resyncs its pods).
+    pub fn start_node(&mut self, name: &str) -> Result<(), ApiError> {
+        if self.store.node(name).is_none() {
+            return Err(ApiError::not_found(NODES, name));
+        }
+        if !self.kubelet.is_running(name) {
+            self.lifecycle.lease_start(name, self.now);
+            let mut s = sched!(self);
+            self.kubelet.start(name, &mut self.store, &mut s);
+        }
+        self.dispatch();
+        Ok(())
+    }
+
+    /// `pod fail`: the pod's container exits non-zero (phase Failed).
+    pub fn fail_pod(&mut self, ns: &str, name: &str) -> Result<(), ApiError> {
+        let pod = self
+            .store
+            .pod(ns_or_default(ns), name)
+            .ok_or_else(|| ApiError::not_found(PODS, name))?;
+        self.kubelet.fail(&pod_key(&pod), &mut self.store);
+        self.dispatch();
+        Ok(())
+    }
+
+    /// Edit a node (labels, taints, `spec.unschedulable` for cordon/uncordon).
+    pub fn update_node(&mut self, name: &str, f: impl FnOnce(&mut Node)) -> Result<(), ApiError> {
+        let r = self.store.update_node(name, f).map(|_| ());
+        self.dispatch();
+        r
+    }
+
+    // ----- time -----
+
+    /// Processes the next event; None when nothing is scheduled at all.
+    pub fn step(&mut self) -> Option<StepReport> {
+        let (t, ev) = self.queue.pop()?;
+        self.now = t.max(self.now);
+        self.store.now = self.now;
+        self.started = true;
+        let (actor, what) = self.handle(ev);
+        self.dispatch();
+        self.schedule_worker();
+        Some(StepReport {
+            t: self.store.t(),
+            actor,
+            what,
+        })
+    }
+
+    /// Processes every event up to `now + d`, then sets the clock to `now + d`.
+    pub fn advance(&mut self, d: Duration) {
+        let end = plus(self.now, d.as_secs_f64());
+        let mut steps = 0;
+        while self.queue.peek_time().is_some_and(|t| t <= end) && steps < MAX_STEPS_PER_CALL {
+            self.step();
+            steps += 1;
+        }
+        self.set_clock(end);
+    }
+
+    /// Steps until `pred` holds (true) or `max` of virtual time has passed (false; the clock
+    /// then stands at the deadline).
+    pub fn run_until(&mut self, mut pred: impl FnMut(&Cluster) -> bool, max: Duration) -> bool {
+        let end = plus(self.now, max.as_secs_f64());
+        let mut steps = 0;
+        loop {
+            if pred(self) {
+                return true;
+            }
+            match self.queue.peek_time() {
+                Some(t) if t <= end && steps < MAX_STEPS_PER_CALL => {
+                    self.step();
+                    steps += 1;
+                }
+                _ => {
+                    self.set_clock(end);
+                    return pred(self);
+                }
+            }
+        }
+    }
+
+    /// Steps until nothing but idle housekeeping loops is pending (true), or `max` passed.
+    pub fn settle(&mut self, max: Duration) -> bool {
+        self.run_until(Cluster::is_settled, max)
+    }
+
+    /// Nothing is in flight: no watch event, sync, start, probe, termination or eviction is
+    /// scheduled, and the periodic loops have nothing left to do.
+    pub fn is_settled(&self) -> bool {
+        self.queue.iter().all(|(_, ev)| ev.is_housekeeping())
+            && !self.lifecycle.has_pending_work(&self.store)
+            && !self.podgc.has_pending_work(&self.store)
+    }
+
+    /// When the next event is due, if any.
+    pub fn next_event_time(&self) -> Option<Timestamp> {
+        self.queue.peek_time()
+    }
+
+    fn set_clock(&mut self, t: Timestamp) {
+        if t > self.now {
+            self.now = t;
+            self.store.now = t;
+        }
+        self.started = true;
+    }
+
+    fn handle(&mut self, ev: Ev) -> (Actor, String) {
+        match ev {
+            Ev::InformerDeliver => (
+                Actor::Informer,
+                self.informer.deliver(&mut self.controller, self.now),
+            ),
+            Ev::ControllerWorker { gen } => {
+                if gen != self.worker_gen {
+                    return (Actor::Controller, "stale wakeup".into());
+                }
+                self.worker_at = None;
+                let mut client = ControllerClient {
+                    cache: self.informer.cache(),
+                    store: &mut self.store,
+                };
+                let what = match self
+                    .controller
+                    .process_next_work_item(&mut client, self.now)
+                {
+                    Some((key, Ok(()))) => format!("synced {key}"),
+                    Some((key, Err(e))) => format!("sync of {key} failed: {e}"),
+                    None => "no key ready".to_string(),
+                };
+                (Actor::Controller, what)
+            }
+            Ev::SchedulerTry { key } => (
+                Actor::Scheduler,
+                self.scheduler.try_schedule(&key, &mut self.store),
+            ),
+            Ev::KubeletObserve { key } => {
+                let mut s = sched!(self);
+                (
+                    Actor::Kubelet,
+                    self.kubelet.sync_pod(&key, &mut self.store, &mut s),
+                )
+            }
+            Ev::ContainerStart { key, epoch } => {
+                let mut s = sched!(self);
+                (
+                    Actor::Kubelet,
+                    self.kubelet
+                        .container_start(&key, epoch, &mut self.store, &mut s),
+                )
+            }
+            Ev::Probe { key, epoch } => {
+                let mut s = sched!(self);
+                (
+                    Actor::Kubelet,
+                    self.kubelet.probe(&key, epoch, &mut self.store, &mut s),
+                )
+            }
+            Ev::PodTerminated { key, epoch } => (
+                Actor::Kubelet,
+                self.kubelet.terminated(&key, epoch, &mut self.store),
+            ),
+            Ev::KubeletReady { node, epoch } => (
+                Actor::Kubelet,
+                self.kubelet.kubelet_ready(&node, epoch, &mut self.store),
+            ),
+            Ev::NodeLifecycleSync { node } => (
+                Actor::NodeLifecycle,
+                self.lifecycle.sync(&node, &mut self.store),
+            ),
+            Ev::NodeMonitorTick => {
+                let mut s = sched!(self);
+                (
+                    Actor::NodeLifecycle,
+                    self.lifecycle.monitor(&mut self.store, &mut s),
+                )
+            }
+            Ev::TaintNode { node } => {
+                let mut s = sched!(self);
+                (
+                    Actor::TaintEviction,
+                    self.taints.handle_node(&node, &mut self.store, &mut s),
+                )
+            }
+            Ev::TaintPod { key } => {
+                let mut s = sched!(self);
+                (
+                    Actor::TaintEviction,
+                    self.taints.handle_pod(&key, &mut self.store, &mut s),
+                )
+            }
+            Ev::TaintEvict { key, at } => (
+                Actor::TaintEviction,
+                self.taints.fire(&key, at, &mut self.store),
+            ),
+            Ev::PodGcTick => {
+                let mut s = sched!(self);
+                (Actor::PodGc, self.podgc.tick(&mut self.store, &mut s))
+            }
+            Ev::GcCollect { uid } => (
+                Actor::GarbageCollector,
+                self.gc.collect(&uid, &mut self.store),
+            ),
+        }
+    }
+
+    /// Hands every new watch event to its watchers.
+    fn dispatch(&mut self) {
+        let events = std::mem::take(&mut self.store.outbox);
+        for ev in &events {
+            let mut s = sched!(self);
+            self.informer.push(ev, &mut s);
+            self.scheduler.observe(ev, &mut s);
+            self.kubelet.observe(ev, &mut s);
+            self.lifecycle.observe(ev, &mut s);
+            self.taints.observe(ev, &mut s);
+            self.gc.observe(ev, &self.store, &mut s);
+        }
+    }
+
+    /// Makes sure the controller's worker runs `controller_sync` after a key is ready (now,
+    /// or when a delayed key comes due).
+    fn schedule_worker(&mut self) {
+        let q = &self.controller.queue;
+        let base = if !q.is_empty() {
+            self.now
+        } else {
+            match q.next_wakeup() {
+                Some(w) => w.max(self.now),
+                None => return,
+            }
+        };
+        let latest = plus(
+            base,
+            sane(self.timing.controller_sync) * (1.0 + sane(self.timing.jitter).min(1.0)),
+        );
+        if self.worker_at.is_some_and(|cur| cur <= latest) {
+            return;
+        }
+        let d = {
+            let mut s = sched!(self);
+            s.jittered(s.timing.controller_sync)
+        };
+        let at = plus(base, d);
+        self.worker_gen += 1;
+        self.worker_at = Some(at);
+        self.queue.push(
+            at,
+            Ev::ControllerWorker {
+                gen: self.worker_gen,
+            },
+        );
+    }
+
+    // ----- reads -----
+
+    pub fn daemon_sets(&self) -> Vec<Arc<DaemonSet>> {
+        self.store.objects().all_daemon_sets()
+    }
+
+    pub fn daemon_set(&self, ns: &str, name: &str) -> Option<Arc<DaemonSet>> {
+        self.store.daemon_set(ns_or_default(ns), name)
+    }
+
+    /// Every pod, ordered by (namespace, name).
+    pub fn pods(&self) -> Vec<Arc<Pod>> {
+        self.store.objects().all_pods().cloned().collect()
+    }
+
+    pub fn pod(&self, ns: &str, name: &str) -> Option<Arc<Pod>> {
+        self.store.pod(ns_or_default(ns), name)
+    }
+
+    /// Every node, ordered by name.
+    pub fn nodes(&self) -> Vec<Arc<Node>> {
+        self.store.objects().nodes()
+    }
+
+    pub fn node(&self, name: &str) -> Option<Arc<Node>> {
+        self.store.node(name)
+    }
+
+    pub fn revisions(&self) -> Vec<Arc<ControllerRevision>> {
+        self.store.objects().all_revisions().cloned().collect()
+    }
+
+    /// Events in the order first recorded (repeats bump `count`).
+    pub fn events(&self) -> &[Arc<Event>] {
+        self.store.events()
+    }
+
+    pub fn trace(&self) -> &[TraceEntry] {
+        &self.store.trace
+    }
+
+    /// The stored objects, for listers-style reads.
+    pub fn objects(&self) -> &Objects {
+        self.store.objects()
+    }
+
+    /// The controller's state (work queue, expectations), for inspection.
+    pub fn controller(&self) -> &DaemonSetsController {
+        &self.controller
+    }
+
+    /// What the controller currently sees (its informer cache).
+    pub fn controller_view(&self) -> &Objects {
+        self.informer.cache()
+    }
+
+    /// Whether the node's kubelet is running.
+    pub fn kubelet_running(&self, node: &str) -> bool {
+        self.kubelet.is_running(node)
+    }
+
+    /// Pods the scheduler currently leaves unschedulable.
+    pub fn unschedulable_pods(&self) -> usize {
+        self.scheduler.unschedulable_count()
+    }
+
+    /// Evictions the taint manager has scheduled (finite `tolerationSeconds`).
+    pub fn scheduled_evictions(&self) -> usize {
+        self.taints.scheduled_count()
+    }
+}
+
+fn merge_annotations(
+    into: &mut Option<BTreeMap<String, String>>,
+    from: Option<BTreeMap<String, String>>,
+) {
+    if let Some(from) = from {
+        into.get_or_insert_with(BTreeMap::new).extend(from);
+    }
+}
+
+fn outcome(before: Option<String>, after: Option<String>) -> ApplyOutcome {
+    if before == after {
+        ApplyOutcome::Unchanged
+    } else {
+        ApplyOutcome::Configured
+    }
+}

@@ -1,0 +1,552 @@
+//! The kubelets, one per node: they post node status (Ready after registration or restart),
+//! start the containers of bound pods (`container_start`), run readiness probes
+//! (`initialDelaySeconds` after start plus a first-probe phase, then every `periodSeconds`,
+//! Ready after `successThreshold` successes; probes succeed unless the pod failed), and
+//! terminate deleted pods (SIGTERM, then the grace period unless the container honours
+//! SIGTERM) before removing them from the API. A stopped kubelet does nothing: its pods and its
+//! node status freeze, and its Lease stops being renewed.
+//!
+//! Owns per-pod work in flight and per-node kubelet state; knows nothing of controllers.
+
+use k8s_openapi::api::core::v1::{
+    ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStatus, Node,
+    NodeCondition, Pod, PodCondition, Probe,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::jiff::Timestamp;
+use std::collections::BTreeMap;
+
+use controller::pod_util::{is_pod_ready, node_name, phase};
+
+use crate::engine::{Ev, PodKey, Sched};
+use crate::scheduler::{pod_key, set_condition};
+use crate::store::{Obj, Store, WatchEvent, WatchKind};
+
+#[derive(Debug, Clone)]
+struct KNode {
+    running: bool,
+    /// Bumped on every stop/start: work scheduled before is void.
+    epoch: u64,
+    index: u32,
+    next_ip: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Work {
+    node: String,
+    starting: bool,
+    probing: bool,
+    killing: bool,
+    successes: i32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Kubelet {
+    nodes: BTreeMap<String, KNode>,
+    /// Pod UID → what the kubelet is doing for it.
+    work: BTreeMap<String, Work>,
+    next_index: u32,
+}
+
+/// The readiness probe the kubelet runs for the pod (the first container that has one).
+fn readiness_probe(p: &Pod) -> Option<&Probe> {
+    p.spec
+        .as_ref()?
+        .containers
+        .iter()
+        .find_map(|c| c.readiness_probe.as_ref())
+}
+
+fn unready_names(p: &Pod) -> Vec<String> {
+    p.spec
+        .iter()
+        .flat_map(|s| s.containers.iter())
+        .filter(|c| c.readiness_probe.is_some())
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+/// Node conditions a healthy kubelet posts.
+pub(crate) fn ready_conditions(now: Timestamp) -> Vec<NodeCondition> {
+    let c = |type_: &str, status: &str, reason: &str, message: &str| NodeCondition {
+        type_: type_.into(),
+        status: status.into(),
+        reason: Some(reason.into()),
+        message: Some(message.into()),
+        last_heartbeat_time: Some(Time(now)),
+        last_transition_time: Some(Time(now)),
+    };
+    vec![
+        c(
+            "MemoryPressure",
+            "False",
+            "KubeletHasSufficientMemory",
+            "kubelet has sufficient memory available",
+        ),
+        c(
+            "DiskPressure",
+            "False",
+            "KubeletHasNoDiskPressure",
+            "kubelet has no disk pressure",
+        ),
+        c(
+            "PIDPressure",
+            "False",
+            "KubeletHasSufficientPID",
+            "kubelet has sufficient PID available",
+        ),
+        c(
+            "Ready",
+            "True",
+            "KubeletReady",
+            "kubelet is posting ready status",
+        ),
+    ]
+}
+
+/// The conditions of a kubelet that registered but is not ready yet.
+pub(crate) fn not_ready_conditions(now: Timestamp) -> Vec<NodeCondition> {
+    let mut cs = ready_conditions(now);
+    if let Some(r) = cs.iter_mut().find(|c| c.type_ == "Ready") {
+        r.status = "False".into();
+        r.reason = Some("KubeletNotReady".into());
+        r.message = Some("container runtime status check may not have completed yet".into());
+    }
+    cs
+}
+
+/// Replaces the four kubelet conditions, keeping transition times of unchanged statuses.
+fn post_conditions(node: &mut Node, new: Vec<NodeCondition>) {
+    let conds = node
+        .status
+        .get_or_insert_with(Default::default)
+        .conditions
+        .get_or_insert_with(Vec::new);
+    for mut c in new {
+        match conds.iter_mut().find(|x| x.type_ == c.type_) {
+            Some(existing) => {
+                if existing.status == c.status {
+                    c.last_transition_time
+                        .clone_from(&existing.last_transition_time);
+                }
+                *existing = c;
+            }
+            None => conds.push(c),
+        }
+    }
+}
+
+impl Kubelet {
+    fn alive(&self, node: &str, epoch: u64) -> bool {
+        self.nodes
+            .get(node)
+            .is_some_and(|k| k.running && k.epoch == epoch)
+    }
+
+    fn epoch_of(&self, node: &str) -> Option<u64> {
+        self.nodes.get(node).filter(|k| k.running).map(|k| k.epoch)
+    }
+
+    pub(crate) fn is_running(&self, node: &str) -> bool {
+        self.nodes.get(node).is_some_and(|k| k.running)
+    }
+
+    /// A kubelet joins with its node; it posts Ready after `ready_after` seconds (0: already).
+    pub(crate) fn register(&mut self, node: &str, ready_after: f64, s: &mut Sched) {
+        self.next_index += 1;
+        let k = KNode {
+            running: true,
+            epoch: 1,
+            index: self.next_index,
+            next_ip: 2,
+        };
+        self.nodes.insert(node.to_string(), k);
+        if ready_after > 0.0 {
+            s.after(
+                ready_after,
+                Ev::KubeletReady {
+                    node: node.to_string(),
+                    epoch: 1,
+                },
+            );
+        }
+    }
+
+    /// The registration delay is over: post Ready.
+    pub(crate) fn kubelet_ready(&mut self, node: &str, epoch: u64, store: &mut Store) -> String {
+        if !self.alive(node, epoch) {
+            return format!("kubelet on {node} is not running");
+        }
+        let now = store.now;
+        let _ = store.update_node(node, |n| post_conditions(n, ready_conditions(now)));
+        format!("kubelet on {node} posts Ready")
+    }
+
+    /// `node stop`: the kubelet stops; everything it had scheduled is void.
+    pub(crate) fn stop(&mut self, node: &str) {
+        if let Some(k) = self.nodes.get_mut(node) {
+            k.running = false;
+            k.epoch += 1;
+        }
+        self.work.retain(|_, w| w.node != node);
+    }
+
+    /// `node start`: the kubelet resumes, posts Ready and resyncs its pods.
+    pub(crate) fn start(&mut self, node: &str, store: &mut Store, s: &mut Sched) {
+        let Some(k) = self.nodes.get_mut(node) else {
+            return;
+        };
+        if k.running {
+            return;
+        }
+        k.running = true;
+        k.epoch += 1;
+        let now = store.now;
+        let _ = store.update_node(node, |n| post_conditions(n, ready_conditions(now)));
+        for p in store.pods_on_node(node) {
+            s.after_watch(0.0, Ev::KubeletObserve { key: pod_key(&p) });
+        }
+    }
+
+    /// The node object is gone (its VM deleted).
+    pub(crate) fn forget(&mut self, node: &str) {
+        self.nodes.remove(node);
+        self.work.retain(|_, w| w.node != node);
+    }
+
+    /// Watch: a pod newly bound to a node, or newly being deleted, wakes its kubelet.
+    pub(crate) fn observe(&mut self, ev: &WatchEvent, s: &mut Sched) {
+        let Obj::Pod(p) = &ev.obj else {
+            return;
+        };
+        if node_name(p).is_empty() {
+            return;
+        }
+        let wake = match (&ev.kind, &ev.old) {
+            (WatchKind::Added, _) => true,
+            (WatchKind::Modified, Some(Obj::Pod(old))) => {
+                node_name(old).is_empty()
+                    || (old.metadata.deletion_timestamp.is_none()
+                        && p.metadata.deletion_timestamp.is_some())
+            }
+            _ => false,
+        };
+        if wake && self.is_running(node_name(p)) {
+            s.after_watch(0.0, Ev::KubeletObserve { key: pod_key(p) });
+        }
+    }
+
+    /// `syncPod`: decide the next step for a pod of this kubelet.
+    pub(crate) fn sync_pod(&mut self, key: &PodKey, store: &mut Store, s: &mut Sched) -> String {
+        let Some(pod) = store.pod_by_key(key) else {
+            return format!("pod {} is gone", key.name);
+        };
+        let node = node_name(&pod).to_string();
+        let Some(epoch) = self.epoch_of(&node) else {
+            return format!("kubelet on {node} is not running");
+        };
+        let work = self.work.entry(key.uid.clone()).or_insert_with(|| Work {
+            node: node.clone(),
+            ..Default::default()
+        });
+        if pod.metadata.deletion_timestamp.is_some() {
+            if work.killing {
+                return format!("pod {} already terminating", key.name);
+            }
+            work.killing = true;
+            work.probing = false;
+            let grace = pod
+                .metadata
+                .deletion_grace_period_seconds
+                .unwrap_or(30)
+                .max(0) as f64;
+            let exit = if phase(&pod) == "Running" {
+                if s.timing.sigterm_honoured {
+                    s.timing.sigterm_exit.min(grace)
+                } else {
+                    grace
+                }
+            } else {
+                0.0
+            };
+            let cleanup = s.jittered(s.timing.pod_cleanup);
+            s.after(
+                exit + cleanup,
+                Ev::PodTerminated {
+                    key: key.clone(),
+                    epoch,
+                },
+            );
+            return format!("SIGTERM to {} (exits in {exit:.1}s)", key.name);
+        }
+        match phase(&pod) {
+            "Pending" | "" if !work.starting => {
+                work.starting = true;
+                let d = s.jittered(s.timing.container_start);
+                s.after(
+                    d,
+                    Ev::ContainerStart {
+                        key: key.clone(),
+                        epoch,
+                    },
+                );
+                format!("starting containers of {}", key.name)
+            }
+            "Running" if !is_pod_ready(&pod) && !work.probing => {
+                // After a restart or MarkPodsNotReady: probe again from now.
+                match readiness_probe(&pod) {
+                    None => {
+                        let now = store.now;
+                        store.mutate_pod(key, |p| set_ready(p, true, now));
+                        format!("{} ready again", key.name)
+                    }
+                    Some(probe) => {
+                        let period = f64::from(probe.period_seconds.unwrap_or(10).max(1));
+                        work.probing = true;
+                        work.successes = 0;
+                        let phase = s.rng.next_f64() * s.timing.probe_phase.clamp(0.0, 1.0);
+                        s.after(
+                            phase * period,
+                            Ev::Probe {
+                                key: key.clone(),
+                                epoch,
+                            },
+                        );
+                        format!("probing {} again", key.name)
+                    }
+                }
+            }
+            _ => format!("nothing to do for {}", key.name),
+        }
+    }
+
+    /// Containers are running: phase Running; Ready at once without a readiness probe,
+    /// otherwise after the probes.
+    pub(crate) fn container_start(
+        &mut self,
+        key: &PodKey,
+        epoch: u64,
+        store: &mut Store,
+        s: &mut Sched,
+    ) -> String {
+        let Some(pod) = store.pod_by_key(key) else {
+            return format!("pod {} is gone", key.name);
+        };
+        let node = node_name(&pod).to_string();
+        if !self.alive(&node, epoch) {
+            return format!("kubelet on {node} is not running");
+        }
+        if pod.metadata.deletion_timestamp.is_some() || phase(&pod) != "Pending" {
+            return format!("{} no longer needs starting", key.name);
+        }
+        let now = store.now;
+        let ip = match self.nodes.get_mut(&node) {
+            Some(k) => {
+                let ip = format!("10.244.{}.{}", k.index % 256, k.next_ip);
+                k.next_ip = if k.next_ip >= 254 { 2 } else { k.next_ip + 1 };
+                ip
+            }
+            None => String::new(),
+        };
+        let probe = readiness_probe(&pod).cloned();
+        let ready = probe.is_none();
+        let unready = unready_names(&pod);
+        store.mutate_pod(key, |p| {
+            let uid = p.metadata.uid.clone().unwrap_or_default();
+            let statuses: Vec<ContainerStatus> = p
+                .spec
+                .iter()
+                .flat_map(|s| s.containers.iter())
+                .enumerate()
+                .map(|(i, c)| {
+                    let image = c.image.clone().unwrap_or_default();
+                    ContainerStatus {
+                        name: c.name.clone(),
+                        image_id: format!("docker.io/library/{image}"),
+                        image,
+                        container_id: Some(format!("containerd://{uid}-{i}")),
+                        ready: c.readiness_probe.is_none(),
+                        started: Some(true),
+                        restart_count: 0,
+                        state: Some(ContainerState {
+                            running: Some(ContainerStateRunning {
+                                started_at: Some(Time(now)),
+                            }),
+                            ..Default::default()
+                        }),
+                        ..Default::default()
+                    }
+                })
+                .collect();
+            let st = p.status.get_or_insert_with(Default::default);
+            st.phase = Some("Running".into());
+            st.start_time = Some(Time(now));
+            st.pod_ip = Some(ip.clone());
+            st.container_statuses = Some(statuses);
+            for type_ in ["PodReadyToStartContainers", "Initialized"] {
+                set_condition(
+                    p,
+                    PodCondition {
+                        type_: type_.into(),
+                        status: "True".into(),
+                        last_transition_time: Some(Time(now)),
+                        ..Default::default()
+                    },
+                );
+            }
+            if ready {
+                set_ready(p, true, now);
+            } else {
+                let msg = format!("containers with unready status: [{}]", unready.join(" "));
+                for type_ in ["ContainersReady", "Ready"] {
+                    set_condition(
+                        p,
+                        PodCondition {
+                            type_: type_.into(),
+                            status: "False".into(),
+                            reason: Some("ContainersNotReady".into()),
+                            message: Some(msg.clone()),
+                            last_transition_time: Some(Time(now)),
+                            ..Default::default()
+                        },
+                    );
+                }
+            }
+        });
+        let w = self.work.entry(key.uid.clone()).or_default();
+        w.node = node;
+        w.starting = false;
+        if let Some(probe) = probe {
+            let delay = f64::from(probe.initial_delay_seconds.unwrap_or(0).max(0));
+            let period = f64::from(probe.period_seconds.unwrap_or(10).max(1));
+            let phase = s.rng.next_f64() * s.timing.probe_phase.clamp(0.0, 1.0);
+            w.probing = true;
+            w.successes = 0;
+            s.after(
+                delay + phase * period,
+                Ev::Probe {
+                    key: key.clone(),
+                    epoch,
+                },
+            );
+            format!("started {} (probing)", key.name)
+        } else {
+            format!("started {} (ready)", key.name)
+        }
+    }
+
+    /// One readiness probe.
+    pub(crate) fn probe(
+        &mut self,
+        key: &PodKey,
+        epoch: u64,
+        store: &mut Store,
+        s: &mut Sched,
+    ) -> String {
+        let Some(pod) = store.pod_by_key(key) else {
+            return format!("pod {} is gone", key.name);
+        };
+        let node = node_name(&pod).to_string();
+        if !self.alive(&node, epoch) {
+            return format!("kubelet on {node} is not running");
+        }
+        let Some(w) = self.work.get_mut(&key.uid).filter(|w| w.probing) else {
+            return format!("{} is not being probed", key.name);
+        };
+        if pod.metadata.deletion_timestamp.is_some() || phase(&pod) != "Running" {
+            w.probing = false;
+            return format!("stopped probing {}", key.name);
+        }
+        let Some(probe) = readiness_probe(&pod) else {
+            w.probing = false;
+            return format!("{} has no readiness probe", key.name);
+        };
+        w.successes += 1;
+        if w.successes >= probe.success_threshold.unwrap_or(1).max(1) {
+            w.probing = false;
+            let now = store.now;
+            store.mutate_pod(key, |p| set_ready(p, true, now));
+            return format!("{} is ready", key.name);
+        }
+        let period = f64::from(probe.period_seconds.unwrap_or(10).max(1));
+        s.after(
+            period,
+            Ev::Probe {
+                key: key.clone(),
+                epoch,
+            },
+        );
+        format!("probe of {} succeeded ({} so far)", key.name, w.successes)
+    }
+
+    /// The container exited after deletion: the kubelet removes the pod from the API.
+    pub(crate) fn terminated(&mut self, key: &PodKey, epoch: u64, store: &mut Store) -> String {
+        let Some(pod) = store.pod_by_key(key) else {
+            return format!("pod {} is gone", key.name);
+        };
+        let node = node_name(&pod).to_string();
+        if !self.alive(&node, epoch) {
+            return format!("kubelet on {node} is not running");
+        }
+        self.work.remove(&key.uid);
+        store.remove_pod(&key.ns, &key.name);
+        format!("{} terminated and removed", key.name)
+    }
+
+    /// `pod fail`: the container exits non-zero; phase Failed.
+    pub(crate) fn fail(&mut self, key: &PodKey, store: &mut Store) {
+        if let Some(w) = self.work.get_mut(&key.uid) {
+            w.probing = false;
+            w.starting = false;
+        }
+        let now = store.now;
+        store.mutate_pod(key, |p| {
+            let st = p.status.get_or_insert_with(Default::default);
+            st.phase = Some("Failed".into());
+            for cs in st.container_statuses.iter_mut().flatten() {
+                let started = cs
+                    .state
+                    .as_ref()
+                    .and_then(|s| s.running.as_ref())
+                    .and_then(|r| r.started_at.clone());
+                cs.ready = false;
+                cs.started = Some(false);
+                cs.state = Some(ContainerState {
+                    terminated: Some(ContainerStateTerminated {
+                        exit_code: 1,
+                        reason: Some("Error".into()),
+                        started_at: started,
+                        finished_at: Some(Time(now)),
+                        container_id: cs.container_id.clone(),
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                });
+            }
+            set_ready(p, false, now);
+        });
+    }
+}
+
+/// Ready and ContainersReady to `ready` (transition time kept when unchanged).
+fn set_ready(p: &mut Pod, ready: bool, now: Timestamp) {
+    let status = if ready { "True" } else { "False" };
+    if let Some(st) = p.status.as_mut() {
+        for cs in st.container_statuses.iter_mut().flatten() {
+            if cs.state.as_ref().is_some_and(|s| s.running.is_some()) {
+                cs.ready = ready;
+            }
+        }
+    }
+    for type_ in ["ContainersReady", "Ready"] {
+        set_condition(
+            p,
+            PodCondition {
+                type_: type_.into(),
+                status: status.into(),
+                last_transition_time: Some(Time(now)),
+                ..Default::default()
+            },
+        );
+    }
+}

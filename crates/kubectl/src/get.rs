@@ -1,0 +1,735 @@
+//! `kubectl get`: the table printers of `pkg/printers/internalversion/printers.go` for
+//! DaemonSets, Pods, Nodes, ControllerRevisions and Events, and the generic printers (`-o
+//! yaml|json|name|jsonpath=…`).
+
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
+use k8s_openapi::api::core::v1::{Event, Node, Pod};
+use k8s_openapi::jiff::Timestamp;
+use serde_json::{json, Value};
+
+use crate::api::{Api, ApiError};
+use crate::object::{self, format_label_selector, format_labels, Object};
+use crate::parse::{Command, ParseError};
+use crate::resource::{self, Resource};
+use crate::select::{FieldSelector, LabelSelector};
+use crate::table::{age, age_ts, TabWriter};
+use crate::{CommandResult, Fail};
+
+/// How to print what was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Output {
+    Table { wide: bool },
+    Yaml,
+    Json,
+    Name,
+    JsonPath(String),
+}
+
+pub(crate) fn output_format(cmd: &Command) -> Result<Output, Fail> {
+    let Some(o) = cmd.flag("output") else {
+        return Ok(Output::Table { wide: false });
+    };
+    Ok(match o {
+        "wide" => Output::Table { wide: true },
+        "yaml" => Output::Yaml,
+        "json" => Output::Json,
+        "name" => Output::Name,
+        other => {
+            if let Some(t) = other
+                .strip_prefix("jsonpath=")
+                .or_else(|| other.strip_prefix("jsonpath-as-json="))
+            {
+                Output::JsonPath(t.to_string())
+            } else if other == "jsonpath" {
+                return Err(
+                    Fail::new("error: template format specified but no template given")
+                        .hint("write the template after `=`: -o jsonpath='{.status.numberReady}'"),
+                );
+            } else {
+                return Err(Fail::new(format!(
+                    "error: unable to match a printer suitable for the output format {other:?}, allowed formats are: json,jsonpath,jsonpath-as-json,jsonpath-file,name,yaml,wide"
+                ))
+                .hint("the playground prints -o wide, yaml, json, name and jsonpath=TEMPLATE"));
+            }
+        }
+    })
+}
+
+fn field_labels(r: Resource) -> &'static [&'static str] {
+    match r {
+        Resource::Pod => &[
+            "metadata.name",
+            "metadata.namespace",
+            "spec.nodeName",
+            "spec.restartPolicy",
+            "spec.schedulerName",
+            "spec.serviceAccountName",
+            "status.phase",
+            "status.podIP",
+            "status.nominatedNodeName",
+        ],
+        Resource::Node => &["metadata.name", "spec.unschedulable"],
+        Resource::Event => &[
+            "metadata.name",
+            "metadata.namespace",
+            "involvedObject.kind",
+            "involvedObject.name",
+            "involvedObject.namespace",
+            "reason",
+            "type",
+        ],
+        _ => &["metadata.name", "metadata.namespace"],
+    }
+}
+
+fn gvr(r: Resource) -> &'static str {
+    match r {
+        Resource::DaemonSet => "apps/v1, Resource=daemonsets",
+        Resource::ControllerRevision => "apps/v1, Resource=controllerrevisions",
+        Resource::Pod => "/v1, Resource=pods",
+        Resource::Node => "/v1, Resource=nodes",
+        Resource::Event => "/v1, Resource=events",
+    }
+}
+
+pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
+    if cmd.is_set("watch") {
+        return Err(Fail::new("error: --watch is not supported in this playground")
+            .hint("use `kubectl rollout status ds/NAME` to follow a rollout, or run `get` again after time advances"));
+    }
+    let output = output_format(cmd)?;
+    let targets = resource::targets(&cmd.args)?;
+    if targets.types.is_empty() && targets.named.is_empty() {
+        return Err(Fail::new("error: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples")
+            .hint("say what to list: `kubectl get ds`, `kubectl get pods -o wide`, `kubectl get nodes`"));
+    }
+    let all_ns = cmd.is_set("all-namespaces");
+    let ns = cmd.namespace().to_string();
+    let labels = LabelSelector::parse(cmd.flag("selector").unwrap_or(""))
+        .map_err(|e| Fail::new(format!("error: {e}")))?;
+    let now = api.now();
+
+    // Collect per type, keeping the order the user gave.
+    let mut groups: Vec<(Resource, Vec<Object>)> = Vec::new();
+    let mut errors = Vec::new();
+    let single_item = targets.named.len() == 1 && targets.types.is_empty();
+    for r in &targets.types {
+        let fields = FieldSelector::parse(cmd.flag("field-selector").unwrap_or(""), field_labels(*r))
+            .map_err(|e| {
+                Fail::new(format!(
+                    "Error from server (BadRequest): Unable to find \"{}\" that match label selector \"{}\", field selector \"{}\": {e}",
+                    gvr(*r),
+                    cmd.flag("selector").unwrap_or(""),
+                    cmd.flag("field-selector").unwrap_or("")
+                ))
+                .hint(format!("field selectors for {}: {}", r.plural(), field_labels(*r).join(", ")))
+            })?;
+        let items: Vec<Object> = object::list(api, *r)
+            .into_iter()
+            .filter(|o| all_ns || !r.namespaced() || o.namespace() == ns)
+            .filter(|o| labels.matches(o.labels()))
+            .filter(|o| fields.matches(&o.to_json()))
+            .collect();
+        groups.push((*r, items));
+    }
+    for (r, name) in &targets.named {
+        match object::get(api, *r, &ns, name) {
+            Some(o) => match groups.iter_mut().find(|(g, _)| g == r) {
+                Some((_, items)) => items.push(o),
+                None => groups.push((*r, vec![o])),
+            },
+            None => errors.push(ApiError::not_found(r.plural(), name)),
+        }
+    }
+
+    let mut res = CommandResult::default();
+    let total: usize = groups.iter().map(|(_, v)| v.len()).sum();
+    match &output {
+        Output::Table { wide } => {
+            let several = groups.len() > 1;
+            let mut tables = Vec::new();
+            for (r, items) in &groups {
+                if items.is_empty() {
+                    continue;
+                }
+                tables.push(table(
+                    *r,
+                    items,
+                    *wide,
+                    all_ns && r.namespaced(),
+                    several,
+                    cmd,
+                    now,
+                ));
+            }
+            res.stdout = tables.join("\n");
+            if total == 0 && errors.is_empty() {
+                let namespaced = groups.iter().any(|(r, _)| r.namespaced());
+                res.stderr = if namespaced && !all_ns {
+                    format!("No resources found in {ns} namespace.\n")
+                } else {
+                    "No resources found\n".to_string()
+                };
+            }
+        }
+        other => {
+            let items: Vec<Value> = groups
+                .iter()
+                .flat_map(|(_, v)| v.iter().map(Object::to_json))
+                .collect();
+            let doc = if single_item && items.len() == 1 {
+                items.into_iter().next().unwrap_or(Value::Null)
+            } else {
+                json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
+            };
+            match other {
+                Output::Yaml => {
+                    if total > 0 || errors.is_empty() {
+                        res.stdout = crate::yaml::to_yaml(&doc);
+                    }
+                }
+                Output::Json => {
+                    if total > 0 || errors.is_empty() {
+                        res.stdout = pretty_json(&doc);
+                    }
+                }
+                Output::Name => {
+                    for (r, items) in &groups {
+                        for o in items {
+                            res.stdout
+                                .push_str(&format!("{}/{}\n", r.singular(), o.name()));
+                        }
+                    }
+                }
+                Output::JsonPath(t) => {
+                    if total > 0 || errors.is_empty() {
+                        res.stdout = crate::jsonpath::render(t, &doc).map_err(|e| {
+                            Fail::new(format!("error: {e}")).hint(
+                                "templates look like {.status.numberReady} or {.items[*].metadata.name}",
+                            )
+                        })?;
+                    }
+                }
+                Output::Table { .. } => {}
+            }
+        }
+    }
+    for e in &errors {
+        res.stderr.push_str(&e.to_string());
+        res.stderr.push('\n');
+        res.exit_code = 1;
+        if res.hint.is_none() {
+            res.hint = e.hint();
+        }
+    }
+    Ok(res)
+}
+
+/// `json.MarshalIndent(obj, "", "    ")` plus the newline kubectl adds.
+pub(crate) fn pretty_json(v: &Value) -> String {
+    let mut buf = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+    if serde::Serialize::serialize(v, &mut ser).is_err() {
+        return String::new();
+    }
+    let mut s = String::from_utf8(buf).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn table(
+    r: Resource,
+    items: &[Object],
+    wide: bool,
+    with_ns: bool,
+    kind_prefix: bool,
+    cmd: &Command,
+    now: Timestamp,
+) -> String {
+    let mut w = TabWriter::table();
+    let show_labels = cmd.is_set("show-labels");
+    let mut header: Vec<&str> = Vec::new();
+    if with_ns {
+        header.push("NAMESPACE");
+    }
+    header.extend_from_slice(headers(r, wide));
+    if show_labels {
+        header.push("LABELS");
+    }
+    if !cmd.is_set("no-headers") {
+        w.row(&header);
+    }
+    for o in items {
+        let mut cells = Vec::new();
+        if with_ns {
+            cells.push(o.namespace().to_string());
+        }
+        let mut row = match o {
+            Object::DaemonSet(d) => ds_row(d, wide, now),
+            Object::Pod(p) => pod_row(p, wide, now),
+            Object::Node(n) => node_row(n, wide, now),
+            Object::ControllerRevision(c) => revision_row(c, now),
+            Object::Event(e) => event_row(e, wide, now),
+        };
+        if kind_prefix {
+            if let Some(first) = row.first_mut() {
+                if !matches!(o, Object::Event(_)) {
+                    *first = format!("{}/{}", r.singular(), first);
+                }
+            }
+        }
+        cells.append(&mut row);
+        if show_labels {
+            cells.push(format_labels(o.labels()));
+        }
+        w.row(&cells);
+    }
+    w.finish()
+}
+
+fn headers(r: Resource, wide: bool) -> &'static [&'static str] {
+    match (r, wide) {
+        (Resource::DaemonSet, false) => &[
+            "NAME",
+            "DESIRED",
+            "CURRENT",
+            "READY",
+            "UP-TO-DATE",
+            "AVAILABLE",
+            "NODE SELECTOR",
+            "AGE",
+        ],
+        (Resource::DaemonSet, true) => &[
+            "NAME",
+            "DESIRED",
+            "CURRENT",
+            "READY",
+            "UP-TO-DATE",
+            "AVAILABLE",
+            "NODE SELECTOR",
+            "AGE",
+            "CONTAINERS",
+            "IMAGES",
+            "SELECTOR",
+        ],
+        (Resource::Pod, false) => &["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
+        (Resource::Pod, true) => &[
+            "NAME",
+            "READY",
+            "STATUS",
+            "RESTARTS",
+            "AGE",
+            "IP",
+            "NODE",
+            "NOMINATED NODE",
+            "READINESS GATES",
+        ],
+        (Resource::Node, false) => &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
+        (Resource::Node, true) => &[
+            "NAME",
+            "STATUS",
+            "ROLES",
+            "AGE",
+            "VERSION",
+            "INTERNAL-IP",
+            "EXTERNAL-IP",
+            "OS-IMAGE",
+            "KERNEL-VERSION",
+            "CONTAINER-RUNTIME",
+        ],
+        (Resource::ControllerRevision, _) => &["NAME", "CONTROLLER", "REVISION", "AGE"],
+        (Resource::Event, false) => &["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
+        (Resource::Event, true) => &[
+            "LAST SEEN",
+            "TYPE",
+            "REASON",
+            "OBJECT",
+            "SUBOBJECT",
+            "SOURCE",
+            "MESSAGE",
+            "FIRST SEEN",
+            "COUNT",
+            "NAME",
+        ],
+    }
+}
+
+fn ds_row(d: &DaemonSet, wide: bool, now: Timestamp) -> Vec<String> {
+    let st = d.status.clone().unwrap_or_default();
+    let spec = d.spec.clone();
+    let pod_spec = spec.template.spec.clone().unwrap_or_default();
+    let mut row = vec![
+        d.metadata.name.clone().unwrap_or_default(),
+        st.desired_number_scheduled.to_string(),
+        st.current_number_scheduled.to_string(),
+        st.number_ready.to_string(),
+        st.updated_number_scheduled.unwrap_or(0).to_string(),
+        st.number_available.unwrap_or(0).to_string(),
+        format_labels(pod_spec.node_selector.as_ref()),
+        age(d.metadata.creation_timestamp.as_ref(), now),
+    ];
+    if wide {
+        let names: Vec<&str> = pod_spec
+            .containers
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        let images: Vec<&str> = pod_spec
+            .containers
+            .iter()
+            .map(|c| c.image.as_deref().unwrap_or(""))
+            .collect();
+        row.push(names.join(","));
+        row.push(images.join(","));
+        row.push(format_label_selector(&spec.selector));
+    }
+    row
+}
+
+/// kubectl's pod STATUS, READY and RESTARTS (`printPod`).
+pub(crate) struct PodSummary {
+    pub ready: String,
+    pub status: String,
+    pub restarts: String,
+}
+
+pub(crate) fn pod_summary(p: &Pod, now: Timestamp) -> PodSummary {
+    let status = p.status.clone().unwrap_or_default();
+    let total = p.spec.as_ref().map_or(0, |s| s.containers.len());
+    let mut reason = status.phase.clone().unwrap_or_default();
+    if let Some(r) = status.reason.as_deref().filter(|r| !r.is_empty()) {
+        reason = r.to_string();
+    }
+    let conditions = status.conditions.clone().unwrap_or_default();
+    if conditions.iter().any(|c| {
+        c.type_ == "PodScheduled"
+            && c.status == "False"
+            && c.reason.as_deref() == Some("SchedulingGated")
+    }) {
+        reason = "SchedulingGated".into();
+    }
+    let mut restarts: i64 = 0;
+    let mut ready_containers = 0;
+    let mut last_restart: Option<Timestamp> = None;
+    let mut initializing = false;
+    let init_statuses = status.init_container_statuses.clone().unwrap_or_default();
+    let n_init = p
+        .spec
+        .as_ref()
+        .map_or(0, |s| s.init_containers.as_ref().map_or(0, Vec::len));
+    for (i, c) in init_statuses.iter().enumerate() {
+        restarts += i64::from(c.restart_count);
+        let state = c.state.clone().unwrap_or_default();
+        if let Some(t) = &state.terminated {
+            if t.exit_code == 0 {
+                continue;
+            }
+        }
+        initializing = true;
+        reason = if let Some(t) = &state.terminated {
+            match t.reason.as_deref().filter(|r| !r.is_empty()) {
+                Some(r) => format!("Init:{r}"),
+                None => match t.signal.filter(|s| *s != 0) {
+                    Some(s) => format!("Init:Signal:{s}"),
+                    None => format!("Init:ExitCode:{}", t.exit_code),
+                },
+            }
+        } else if let Some(r) = state
+            .waiting
+            .as_ref()
+            .and_then(|w| w.reason.as_deref())
+            .filter(|r| !r.is_empty() && *r != "PodInitializing")
+        {
+            format!("Init:{r}")
+        } else {
+            format!("Init:{i}/{n_init}")
+        };
+        break;
+    }
+    let initialized = conditions
+        .iter()
+        .any(|c| c.type_ == "Initialized" && c.status == "True");
+    if !initializing || initialized {
+        restarts = 0;
+        let mut has_running = false;
+        for c in status.container_statuses.iter().flatten().rev() {
+            restarts += i64::from(c.restart_count);
+            if let Some(t) = c
+                .last_state
+                .as_ref()
+                .and_then(|s| s.terminated.as_ref())
+                .and_then(|t| t.finished_at.as_ref())
+            {
+                if last_restart.is_none_or(|l| t.0 > l) {
+                    last_restart = Some(t.0);
+                }
+            }
+            let state = c.state.clone().unwrap_or_default();
+            if let Some(r) = state
+                .waiting
+                .as_ref()
+                .and_then(|w| w.reason.clone())
+                .filter(|r| !r.is_empty())
+            {
+                reason = r;
+            } else if let Some(t) = &state.terminated {
+                reason = match t.reason.as_deref().filter(|r| !r.is_empty()) {
+                    Some(r) => r.to_string(),
+                    None => match t.signal.filter(|s| *s != 0) {
+                        Some(s) => format!("Signal:{s}"),
+                        None => format!("ExitCode:{}", t.exit_code),
+                    },
+                };
+            } else if c.ready && state.running.is_some() {
+                has_running = true;
+                ready_containers += 1;
+            }
+        }
+        if reason == "Completed" && has_running {
+            reason = if conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "True")
+            {
+                "Running".into()
+            } else {
+                "NotReady".into()
+            };
+        }
+    }
+    let phase = status.phase.as_deref().unwrap_or("");
+    if p.metadata.deletion_timestamp.is_some() && status.reason.as_deref() == Some("NodeLost") {
+        reason = "Unknown".into();
+    } else if p.metadata.deletion_timestamp.is_some() && phase != "Succeeded" && phase != "Failed" {
+        reason = "Terminating".into();
+    }
+    let restarts = match last_restart {
+        Some(t) => format!("{restarts} ({} ago)", age_ts(t, now)),
+        None => restarts.to_string(),
+    };
+    PodSummary {
+        ready: format!("{ready_containers}/{total}"),
+        status: reason,
+        restarts,
+    }
+}
+
+fn pod_row(p: &Pod, wide: bool, now: Timestamp) -> Vec<String> {
+    let s = pod_summary(p, now);
+    let mut row = vec![
+        p.metadata.name.clone().unwrap_or_default(),
+        s.ready,
+        s.status,
+        s.restarts,
+        age(p.metadata.creation_timestamp.as_ref(), now),
+    ];
+    if wide {
+        let st = p.status.clone().unwrap_or_default();
+        let none = |s: Option<String>| {
+            s.filter(|s| !s.is_empty())
+                .unwrap_or_else(|| "<none>".into())
+        };
+        row.push(none(st.pod_ip.clone()));
+        row.push(none(p.spec.as_ref().and_then(|s| s.node_name.clone())));
+        row.push(none(st.nominated_node_name.clone()));
+        let gates = p
+            .spec
+            .as_ref()
+            .and_then(|s| s.readiness_gates.clone())
+            .unwrap_or_default();
+        if gates.is_empty() {
+            row.push("<none>".into());
+        } else {
+            let conds = st.conditions.clone().unwrap_or_default();
+            let ok = gates
+                .iter()
+                .filter(|g| {
+                    conds
+                        .iter()
+                        .any(|c| c.type_ == g.condition_type && c.status == "True")
+                })
+                .count();
+            row.push(format!("{ok}/{}", gates.len()));
+        }
+    }
+    row
+}
+
+/// `Ready`, `NotReady`, `Unknown`, plus `,SchedulingDisabled`.
+pub(crate) fn node_status(n: &Node) -> String {
+    let mut status = Vec::new();
+    if let Some(c) = n
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"))
+    {
+        status.push(if c.status == "True" {
+            "Ready"
+        } else {
+            "NotReady"
+        });
+    }
+    if status.is_empty() {
+        status.push("Unknown");
+    }
+    if n.spec.as_ref().and_then(|s| s.unschedulable) == Some(true) {
+        status.push("SchedulingDisabled");
+    }
+    status.join(",")
+}
+
+/// ROLES from `node-role.kubernetes.io/<role>` and `kubernetes.io/role` labels.
+pub(crate) fn node_roles(n: &Node) -> String {
+    let mut roles: Vec<&str> = Vec::new();
+    for (k, v) in n.metadata.labels.iter().flatten() {
+        if let Some(role) = k.strip_prefix("node-role.kubernetes.io/") {
+            if !role.is_empty() {
+                roles.push(role);
+            }
+        } else if k == "kubernetes.io/role" && !v.is_empty() {
+            roles.push(v);
+        }
+    }
+    roles.sort();
+    roles.dedup();
+    if roles.is_empty() {
+        "<none>".into()
+    } else {
+        roles.join(",")
+    }
+}
+
+fn node_row(n: &Node, wide: bool, now: Timestamp) -> Vec<String> {
+    let info = n
+        .status
+        .as_ref()
+        .and_then(|s| s.node_info.clone())
+        .unwrap_or_default();
+    let mut row = vec![
+        n.metadata.name.clone().unwrap_or_default(),
+        node_status(n),
+        node_roles(n),
+        age(n.metadata.creation_timestamp.as_ref(), now),
+        info.kubelet_version.clone(),
+    ];
+    if wide {
+        let addr = |t: &str| {
+            n.status
+                .as_ref()
+                .and_then(|s| s.addresses.as_ref())
+                .and_then(|a| a.iter().find(|a| a.type_ == t))
+                .map(|a| a.address.clone())
+                .unwrap_or_else(|| "<none>".into())
+        };
+        let unknown = |s: &str| {
+            if s.is_empty() {
+                "<unknown>".to_string()
+            } else {
+                s.to_string()
+            }
+        };
+        row.push(addr("InternalIP"));
+        row.push(addr("ExternalIP"));
+        row.push(unknown(&info.os_image));
+        row.push(unknown(&info.kernel_version));
+        row.push(unknown(&info.container_runtime_version));
+    }
+    row
+}
+
+fn revision_row(c: &ControllerRevision, now: Timestamp) -> Vec<String> {
+    let controller = c
+        .metadata
+        .owner_references
+        .iter()
+        .flatten()
+        .find(|o| o.controller == Some(true))
+        .map(|o| {
+            let group = o.api_version.split_once('/').map(|(g, _)| g).unwrap_or("");
+            if group.is_empty() {
+                format!("{}/{}", o.kind.to_lowercase(), o.name)
+            } else {
+                format!("{}.{group}/{}", o.kind.to_lowercase(), o.name)
+            }
+        })
+        .unwrap_or_else(|| "<none>".into());
+    vec![
+        c.metadata.name.clone().unwrap_or_default(),
+        controller,
+        c.revision.unwrap_or(0).to_string(),
+        age(c.metadata.creation_timestamp.as_ref(), now),
+    ]
+}
+
+/// Event times as `printEvent` computes them: (first seen, last seen, count).
+pub(crate) fn event_times(e: &Event, now: Timestamp) -> (String, String, i32) {
+    let first = match (&e.first_timestamp, &e.event_time) {
+        (Some(t), _) => age_ts(t.0, now),
+        (None, Some(t)) => age_ts(t.0, now),
+        (None, None) => "<unknown>".into(),
+    };
+    let mut last = match &e.last_timestamp {
+        Some(t) => age_ts(t.0, now),
+        None => first.clone(),
+    };
+    let mut count = e.count.unwrap_or(0);
+    if let Some(s) = &e.series {
+        if let Some(t) = &s.last_observed_time {
+            last = age_ts(t.0, now);
+        }
+        count = s.count.unwrap_or(0);
+    } else if count == 0 {
+        count = 1;
+    }
+    (first, last, count)
+}
+
+fn event_row(e: &Event, wide: bool, now: Timestamp) -> Vec<String> {
+    let (first, last, count) = event_times(e, now);
+    let io = &e.involved_object;
+    let kind = io.kind.clone().unwrap_or_default().to_lowercase();
+    let target = match io.name.as_deref().filter(|n| !n.is_empty()) {
+        Some(n) => format!("{kind}/{n}"),
+        None => kind,
+    };
+    let message = e.message.clone().unwrap_or_default().trim().to_string();
+    let ty = e.type_.clone().unwrap_or_default();
+    let reason = e.reason.clone().unwrap_or_default();
+    if !wide {
+        return vec![last, ty, reason, target, message];
+    }
+    let source = {
+        let src = e.source.clone().unwrap_or_default();
+        let component = src
+            .component
+            .filter(|c| !c.is_empty())
+            .or_else(|| e.reporting_component.clone())
+            .unwrap_or_default();
+        match src.host.filter(|h| !h.is_empty()) {
+            Some(h) => format!("{component}, {h}"),
+            None => component,
+        }
+    };
+    vec![
+        last,
+        ty,
+        reason,
+        target,
+        io.field_path.clone().unwrap_or_default(),
+        source,
+        message,
+        first,
+        count.to_string(),
+        e.metadata.name.clone().unwrap_or_default(),
+    ]
+}
+
+impl From<ParseError> for Fail {
+    fn from(e: ParseError) -> Fail {
+        Fail {
+            message: e.message,
+            hint: e.hint,
+        }
+    }
+}

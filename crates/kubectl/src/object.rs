@@ -1,0 +1,147 @@
+//! One object of any kind the playground serves, with what every printer needs: name,
+//! namespace, labels, JSON form. Listing sorts as the API server lists (namespace, then name).
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
+use k8s_openapi::api::core::v1::{Event, Node, Pod};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+use crate::api::Api;
+use crate::resource::Resource;
+
+#[derive(Debug, Clone)]
+pub enum Object {
+    DaemonSet(DaemonSet),
+    Pod(Pod),
+    Node(Node),
+    ControllerRevision(ControllerRevision),
+    Event(Event),
+}
+
+impl Object {
+    pub fn meta(&self) -> &ObjectMeta {
+        match self {
+            Object::DaemonSet(o) => &o.metadata,
+            Object::Pod(o) => &o.metadata,
+            Object::Node(o) => &o.metadata,
+            Object::ControllerRevision(o) => &o.metadata,
+            Object::Event(o) => &o.metadata,
+        }
+    }
+
+    pub fn resource(&self) -> Resource {
+        match self {
+            Object::DaemonSet(_) => Resource::DaemonSet,
+            Object::Pod(_) => Resource::Pod,
+            Object::Node(_) => Resource::Node,
+            Object::ControllerRevision(_) => Resource::ControllerRevision,
+            Object::Event(_) => Resource::Event,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        self.meta().name.as_deref().unwrap_or("")
+    }
+
+    pub fn namespace(&self) -> &str {
+        self.meta().namespace.as_deref().unwrap_or("")
+    }
+
+    pub fn labels(&self) -> Option<&BTreeMap<String, String>> {
+        self.meta().labels.as_ref()
+    }
+
+    /// The object as the API server serializes it (with apiVersion and kind).
+    pub fn to_json(&self) -> serde_json::Value {
+        let v = match self {
+            Object::DaemonSet(o) => serde_json::to_value(o),
+            Object::Pod(o) => serde_json::to_value(o),
+            Object::Node(o) => serde_json::to_value(o),
+            Object::ControllerRevision(o) => serde_json::to_value(o),
+            Object::Event(o) => serde_json::to_value(o),
+        };
+        v.unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// Every object of a kind, sorted by namespace and name.
+pub fn list(api: &dyn Api, r: Resource) -> Vec<Object> {
+    let mut v: Vec<Object> = match r {
+        Resource::DaemonSet => api
+            .daemon_sets()
+            .into_iter()
+            .map(Object::DaemonSet)
+            .collect(),
+        Resource::Pod => api.pods().into_iter().map(Object::Pod).collect(),
+        Resource::Node => api.nodes().into_iter().map(Object::Node).collect(),
+        Resource::ControllerRevision => api
+            .revisions()
+            .into_iter()
+            .map(Object::ControllerRevision)
+            .collect(),
+        Resource::Event => api.events().into_iter().map(Object::Event).collect(),
+    };
+    v.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+    v
+}
+
+/// The object of a kind with this name (in `ns` unless cluster-scoped).
+pub fn get(api: &dyn Api, r: Resource, ns: &str, name: &str) -> Option<Object> {
+    list(api, r)
+        .into_iter()
+        .find(|o| o.name() == name && (!r.namespaced() || o.namespace() == ns))
+}
+
+pub fn get_daemon_set(api: &dyn Api, ns: &str, name: &str) -> Option<DaemonSet> {
+    api.daemon_sets().into_iter().find(|d| {
+        d.metadata.name.as_deref() == Some(name) && d.metadata.namespace.as_deref() == Some(ns)
+    })
+}
+
+pub fn get_node(api: &dyn Api, name: &str) -> Option<Node> {
+    api.nodes()
+        .into_iter()
+        .find(|n| n.metadata.name.as_deref() == Some(name))
+}
+
+/// `k=v,k2=v2` sorted, or `<none>` (`labels.FormatLabels`).
+pub fn format_labels(labels: Option<&BTreeMap<String, String>>) -> String {
+    match labels {
+        Some(l) if !l.is_empty() => l
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(","),
+        _ => "<none>".into(),
+    }
+}
+
+/// `metav1.FormatLabelSelector`.
+pub fn format_label_selector(
+    sel: &k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+) -> String {
+    let mut parts: Vec<String> = sel
+        .match_labels
+        .iter()
+        .flatten()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    for e in sel.match_expressions.iter().flatten() {
+        let vals = e.values.clone().unwrap_or_default();
+        let mut vals_sorted = vals.clone();
+        vals_sorted.sort();
+        parts.push(match e.operator.as_str() {
+            "In" => format!("{} in ({})", e.key, vals_sorted.join(",")),
+            "NotIn" => format!("{} notin ({})", e.key, vals_sorted.join(",")),
+            "Exists" => e.key.clone(),
+            "DoesNotExist" => format!("!{}", e.key),
+            op => format!("{} {op} ({})", e.key, vals.join(",")),
+        });
+    }
+    if parts.is_empty() {
+        "<none>".into()
+    } else {
+        parts.join(",")
+    }
+}

@@ -1,0 +1,287 @@
+//! JSON values → YAML text exactly as `kubectl get -o yaml` prints them (sigs.k8s.io/yaml over
+//! go-yaml v2): keys sorted (kubectl prints unstructured maps, so `apiVersion, kind, metadata,
+//! spec, status` comes out of the sort), 2-space indent, list items at their key's indent,
+//! strings that would read back as something else in double quotes (`"1"`, `""`, dates),
+//! strings that cannot be plain in single quotes, multi-line strings as `|` blocks.
+
+use serde_json::Value;
+
+/// The whole document, ending in a newline.
+pub fn to_yaml(v: &Value) -> String {
+    let mut out = String::new();
+    match v {
+        Value::Object(m) if !m.is_empty() => emit_mapping(m, 0, false, &mut out),
+        Value::Array(a) if !a.is_empty() => emit_sequence(a, 0, false, &mut out),
+        Value::Object(_) => out.push_str("{}\n"),
+        Value::Array(_) => out.push_str("[]\n"),
+        scalar => {
+            out.push_str(&scalar_text(scalar, 0));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn pad(out: &mut String, n: usize) {
+    for _ in 0..n {
+        out.push(' ');
+    }
+}
+
+fn emit_mapping(
+    m: &serde_json::Map<String, Value>,
+    indent: usize,
+    first_inline: bool,
+    out: &mut String,
+) {
+    for (i, (k, v)) in m.iter().enumerate() {
+        if i > 0 || !first_inline {
+            pad(out, indent);
+        }
+        out.push_str(&string_scalar(k, indent));
+        out.push(':');
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                out.push('\n');
+                emit_mapping(m, indent + 2, false, out);
+            }
+            Value::Array(a) if !a.is_empty() => {
+                out.push('\n');
+                emit_sequence(a, indent, false, out);
+            }
+            other => {
+                out.push(' ');
+                out.push_str(&scalar_text(other, indent));
+                out.push('\n');
+            }
+        }
+    }
+}
+
+fn emit_sequence(a: &[Value], indent: usize, first_inline: bool, out: &mut String) {
+    for (i, v) in a.iter().enumerate() {
+        if i > 0 || !first_inline {
+            pad(out, indent);
+        }
+        out.push('-');
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                out.push(' ');
+                emit_mapping(m, indent + 2, true, out);
+            }
+            Value::Array(a) if !a.is_empty() => {
+                out.push(' ');
+                emit_sequence(a, indent + 2, true, out);
+            }
+            other => {
+                out.push(' ');
+                out.push_str(&scalar_text(other, indent));
+                out.push('\n');
+            }
+        }
+    }
+}
+
+/// A scalar or an empty collection, on the current line. `indent` is the indent of the key or
+/// dash that owns it (block scalars indent their lines two further).
+fn scalar_text(v: &Value, indent: usize) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => string_scalar(s, indent),
+        Value::Array(_) => "[]".into(),
+        Value::Object(_) => "{}".into(),
+    }
+}
+
+fn string_scalar(s: &str, indent: usize) -> String {
+    if s.contains('\n') {
+        if let Some(block) = literal_block(s, indent) {
+            return block;
+        }
+        return double_quoted(s);
+    }
+    if !resolves_to_non_string(s) && plain_allowed(s) {
+        return s.to_string();
+    }
+    if resolves_to_non_string(s) || !single_allowed(s) {
+        return double_quoted(s);
+    }
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// `|`, `|-` or `|+` with the lines indented under their key.
+fn literal_block(s: &str, indent: usize) -> Option<String> {
+    let printable = s.chars().all(|c| c == '\n' || (!c.is_control()));
+    if !printable || s.starts_with(' ') || s.lines().any(|l| l.ends_with(' ')) {
+        return None;
+    }
+    let trailing = s.len() - s.trim_end_matches('\n').len();
+    let chomp = match trailing {
+        0 => "|-",
+        1 => "|",
+        _ => "|+",
+    };
+    let body = s.strip_suffix('\n').unwrap_or(s);
+    let mut out = String::from(chomp);
+    for line in body.split('\n') {
+        out.push('\n');
+        if !line.is_empty() {
+            pad(&mut out, indent + 2);
+            out.push_str(line);
+        }
+    }
+    Some(out)
+}
+
+fn double_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// go-yaml v2 `resolve`: would this plain text read back as null, a bool, a number or a time?
+fn resolves_to_non_string(s: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+        "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
+        ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
+        ".NaN", ".NAN", "<<",
+    ];
+    if WORDS.contains(&s) {
+        return true;
+    }
+    is_yaml_number(s) || is_timestamp(s) || is_base60(s)
+}
+
+fn is_yaml_number(s: &str) -> bool {
+    let t = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if t.is_empty() {
+        return false;
+    }
+    let no_us: String = t.chars().filter(|c| *c != '_').collect();
+    let radix = |p: &str, r: u32| {
+        no_us
+            .strip_prefix(p)
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))
+    };
+    if radix("0x", 16) || radix("0b", 2) || radix("0o", 8) {
+        return true;
+    }
+    if !no_us.is_empty() && no_us.chars().all(|c| c.is_ascii_digit()) {
+        return true;
+    }
+    // yamlStyleFloat: ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$
+    let (mant, exp) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let mant_ok = match mant.split_once('.') {
+        Some(("", frac)) => !frac.is_empty() && frac.chars().all(|c| c.is_ascii_digit()),
+        Some((int, frac)) => {
+            !int.is_empty()
+                && int.chars().all(|c| c.is_ascii_digit())
+                && frac.chars().all(|c| c.is_ascii_digit())
+        }
+        None => !mant.is_empty() && mant.chars().all(|c| c.is_ascii_digit()),
+    };
+    let exp_ok = exp.is_none_or(|e| {
+        let d = e.strip_prefix(['-', '+']).unwrap_or(e);
+        !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())
+    });
+    mant_ok && exp_ok
+}
+
+/// `2006-1-2`, optionally followed by `T`/`t`/` ` and a time.
+fn is_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|x| x.iter().all(u8::is_ascii_digit));
+    if !(digits(0..4) && b.get(4) == Some(&b'-')) {
+        return false;
+    }
+    let rest = &s[5..];
+    let mut parts = rest.splitn(3, ['-', 'T', 't', ' ']);
+    let month = parts.next().unwrap_or("");
+    let day_and_more = &rest[month.len().min(rest.len())..];
+    if month.is_empty() || month.len() > 2 || !month.chars().all(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let Some(day_rest) = day_and_more.strip_prefix('-') else {
+        return false;
+    };
+    let day: String = day_rest.chars().take_while(char::is_ascii_digit).collect();
+    !day.is_empty() && day.len() <= 2
+}
+
+fn is_base60(s: &str) -> bool {
+    let t = s.strip_prefix(['-', '+']).unwrap_or(s);
+    t.contains(':')
+        && t.split(':')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        && t.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit() && c != '0')
+}
+
+/// libyaml's analysis for a plain scalar in block context.
+fn plain_allowed(s: &str) -> bool {
+    if s.is_empty() || s.starts_with("---") || s.starts_with("...") {
+        return false;
+    }
+    if s.starts_with(' ') || s.ends_with(' ') {
+        return false;
+    }
+    let first = s.chars().next().unwrap_or(' ');
+    if "#,[]{}&*!|>'\"%@`".contains(first) {
+        return false;
+    }
+    let second = s.chars().nth(1);
+    if "-?:".contains(first) && second.is_none_or(|c| c == ' ') {
+        return false;
+    }
+    if s.ends_with(':') || s.contains(": ") || s.contains(" #") || s.contains(":\t") {
+        return false;
+    }
+    s.chars().all(|c| !c.is_control() && c != '\u{feff}')
+}
+
+fn single_allowed(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| !c.is_control()) && !s.starts_with(' ') && !s.ends_with(' ')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn prints_like_kubectl() {
+        let v = json!({
+            "kind": "DaemonSet", "apiVersion": "apps/v1",
+            "metadata": {"annotations": {"deprecated.daemonset.template.generation": "1"},
+                         "creationTimestamp": "2024-05-01T11:50:00Z", "name": "x", "resourceVersion": ""},
+            "spec": {"template": {"spec": {"containers": [{"name": "a", "args": ["--x", "y: z"]}],
+                     "nodeSelector": {}, "tolerations": []}}},
+            "note": "line1\nline2\n"
+        });
+        assert_eq!(
+            to_yaml(&v),
+            "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  annotations:\n    deprecated.daemonset.template.generation: \"1\"\n  creationTimestamp: \"2024-05-01T11:50:00Z\"\n  name: x\n  resourceVersion: \"\"\nnote: |\n  line1\n  line2\nspec:\n  template:\n    spec:\n      containers:\n      - args:\n        - --x\n        - 'y: z'\n        name: a\n      nodeSelector: {}\n      tolerations: []\n"
+        );
+    }
+}

@@ -1,0 +1,627 @@
+//! The scenario file format and its parser.
+
+use apiserver::decode::yaml_documents;
+use apiserver::SourceMap;
+use k8s_openapi::api::core::v1::{Node, NodeSpec, NodeStatus, Taint};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The most nodes one scenario may declare (the upstream scalability limit).
+pub const MAX_NODES: usize = 5_000;
+
+/// A bad scenario file: where, what, and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct ScenarioError {
+    pub source_name: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.source_name, self.line, self.column, self.message
+        )?;
+        if let Some(h) = &self.hint {
+            write!(f, "\n  hint: {h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One node declaration: a single node, or a pool of `count` nodes named `<pool><i>`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeEntry {
+    pub names: Vec<String>,
+    pub labels: BTreeMap<String, String>,
+    pub taints: Vec<Taint>,
+    pub capacity: BTreeMap<String, Quantity>,
+}
+
+/// What a script line checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Check {
+    /// The command's output, trimmed, equals this.
+    Equals(String),
+    /// The command's output contains this.
+    Contains(String),
+}
+
+/// One script step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// A kubectl command or a simulation verb (`sleep 30s`, `node add …`).
+    Run(String),
+    /// Run the command and check its output.
+    Expect { command: String, check: Check },
+}
+
+/// A step and where it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptLine {
+    pub line: usize,
+    pub column: usize,
+    pub step: Step,
+}
+
+/// A parsed scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    pub source_name: String,
+    pub id: String,
+    pub title: String,
+    pub description: String,
+    pub seed: u64,
+    /// Overrides of the timing model, as written (checked by the cluster).
+    pub timing: Map<String, Value>,
+    pub nodes: Vec<NodeEntry>,
+    pub files: BTreeMap<String, String>,
+    pub script: Vec<ScriptLine>,
+}
+
+const TOP_KEYS: &[&str] = &[
+    "scenario",
+    "title",
+    "description",
+    "seed",
+    "timing",
+    "nodes",
+    "files",
+    "script",
+];
+const NODE_KEYS: &[&str] = &[
+    "name", "pool", "count", "from", "labels", "taints", "capacity",
+];
+
+struct Ctx<'a> {
+    source: &'a str,
+    map: &'a SourceMap,
+}
+
+impl Ctx<'_> {
+    fn err(&self, path: &str, message: impl Into<String>, hint: Option<&str>) -> ScenarioError {
+        let (line, column) = self.map.locate(path).unwrap_or((1, 1));
+        ScenarioError {
+            source_name: self.source.to_string(),
+            line,
+            column,
+            message: message.into(),
+            hint: hint.map(str::to_string),
+        }
+    }
+
+    fn string(&self, v: &Value, path: &str, what: &str) -> Result<String, ScenarioError> {
+        match v {
+            Value::String(s) => Ok(s.clone()),
+            Value::Number(n) => Ok(n.to_string()),
+            Value::Bool(b) => Err(self.err(
+                path,
+                format!("{what} must be a string, found the boolean {b}"),
+                Some("quote it: YAML 1.1 reads unquoted yes/no/on/off/true/false as booleans"),
+            )),
+            other => Err(self.err(
+                path,
+                format!("{what} must be a string, found {}", json_kind(other)),
+                None,
+            )),
+        }
+    }
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a map",
+    }
+}
+
+fn closest<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
+    options
+        .iter()
+        .map(|o| (edit_distance(word, o), *o))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, o)| o)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+fn unknown_key(ctx: &Ctx, path: &str, key: &str, allowed: &[&str]) -> ScenarioError {
+    let hint = match closest(key, allowed) {
+        Some(k) => format!("did you mean {k:?}? Known keys: {}", allowed.join(", ")),
+        None => format!("known keys: {}", allowed.join(", ")),
+    };
+    ctx.err(path, format!("unknown key {key:?}"), Some(&hint))
+}
+
+/// Parses a taint written as `key[=value]:Effect`.
+pub fn parse_taint(s: &str) -> Result<Taint, String> {
+    let Some((kv, effect)) = s.rsplit_once(':') else {
+        return Err(format!("taint {s:?} has no effect"));
+    };
+    if !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
+        return Err(format!(
+            "taint {s:?}: effect {effect:?} is not one of NoSchedule, PreferNoSchedule, NoExecute"
+        ));
+    }
+    let (key, value) = match kv.split_once('=') {
+        Some((k, v)) => (k, Some(v.to_string())),
+        None => (kv, None),
+    };
+    if key.is_empty() {
+        return Err(format!("taint {s:?} has an empty key"));
+    }
+    Ok(Taint {
+        key: key.to_string(),
+        value: value.filter(|v| !v.is_empty()),
+        effect: effect.to_string(),
+        time_added: None,
+    })
+}
+
+/// Parses a scenario file.
+pub fn parse(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    let docs = yaml_documents(source_name, text).map_err(|e| ScenarioError {
+        source_name: source_name.to_string(),
+        line: e.line,
+        column: e.column,
+        message: e.message.clone(),
+        hint: e.hint.clone(),
+    })?;
+    let mut docs = docs.into_iter();
+    let Some((root, map)) = docs.next() else {
+        return Err(ScenarioError {
+            source_name: source_name.to_string(),
+            line: 1,
+            column: 1,
+            message: "the scenario file is empty".into(),
+            hint: Some("start with `scenario: my-id` and a `nodes:` list".into()),
+        });
+    };
+    let ctx = Ctx {
+        source: source_name,
+        map: &map,
+    };
+    if docs.next().is_some() {
+        return Err(ctx.err(
+            "",
+            "a scenario file holds one document; found a second after `---`",
+            Some("put manifests under `files:` instead of after `---`"),
+        ));
+    }
+    let Value::Object(root) = root else {
+        return Err(ctx.err(
+            "",
+            format!("a scenario must be a map, found {}", json_kind(&root)),
+            Some("start with `scenario: my-id`"),
+        ));
+    };
+    for key in root.keys() {
+        if !TOP_KEYS.contains(&key.as_str()) {
+            return Err(unknown_key(&ctx, key, key, TOP_KEYS));
+        }
+    }
+    let id = match root.get("scenario") {
+        Some(v) => ctx.string(v, "scenario", "scenario")?,
+        None => {
+            return Err(ctx.err(
+                "",
+                "missing `scenario:` (the scenario's id)",
+                Some("add a first line like `scenario: my-rollout`"),
+            ))
+        }
+    };
+    let title = match root.get("title") {
+        Some(v) => ctx.string(v, "title", "title")?,
+        None => id.clone(),
+    };
+    let description = match root.get("description") {
+        Some(v) => ctx.string(v, "description", "description")?,
+        None => String::new(),
+    };
+    let seed = match root.get("seed") {
+        None => 1,
+        Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(1),
+        Some(other) => {
+            return Err(ctx.err(
+                "seed",
+                format!(
+                    "seed must be a whole number ≥ 0, found {}",
+                    json_kind(other)
+                ),
+                Some("e.g. `seed: 7`"),
+            ))
+        }
+    };
+    let timing = match root.get("timing") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(other) => {
+            return Err(ctx.err(
+                "timing",
+                format!("timing must be a map, found {}", json_kind(other)),
+                Some("e.g. `timing: {watchDelay: 0.05}`"),
+            ))
+        }
+    };
+    let nodes = parse_nodes(&ctx, root.get("nodes"))?;
+    let files = parse_files(&ctx, root.get("files"))?;
+    let script = parse_script(&ctx, root.get("script"))?;
+    Ok(Scenario {
+        source_name: source_name.to_string(),
+        id,
+        title,
+        description,
+        seed,
+        timing,
+        nodes,
+        files,
+        script,
+    })
+}
+
+fn parse_string_map(
+    ctx: &Ctx,
+    v: Option<&Value>,
+    path: &str,
+) -> Result<BTreeMap<String, String>, ScenarioError> {
+    match v {
+        None | Some(Value::Null) => Ok(BTreeMap::new()),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| {
+                Ok((
+                    k.clone(),
+                    ctx.string(v, &format!("{path}.{k}"), &format!("{path}.{k}"))?,
+                ))
+            })
+            .collect(),
+        Some(other) => Err(ctx.err(
+            path,
+            format!("{path} must be a map, found {}", json_kind(other)),
+            None,
+        )),
+    }
+}
+
+fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioError> {
+    let items = match v {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(a)) => a,
+        Some(other) => {
+            return Err(ctx.err(
+                "nodes",
+                format!("nodes must be a list, found {}", json_kind(other)),
+                Some("e.g. `nodes: [{name: worker}, {pool: worker, count: 3, from: 2}]`"),
+            ))
+        }
+    };
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut total = 0usize;
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("nodes[{i}]");
+        let Value::Object(m) = item else {
+            return Err(ctx.err(
+                &path,
+                format!("a node must be a map, found {}", json_kind(item)),
+                Some("write `- name: worker` or `- {pool: worker, count: 3}`"),
+            ));
+        };
+        for key in m.keys() {
+            if !NODE_KEYS.contains(&key.as_str()) {
+                return Err(unknown_key(ctx, &format!("{path}.{key}"), key, NODE_KEYS));
+            }
+        }
+        let names: Vec<String> = match (m.get("name"), m.get("pool")) {
+            (Some(n), None) => {
+                if m.contains_key("count") || m.contains_key("from") {
+                    return Err(ctx.err(
+                        &path,
+                        "`count` and `from` belong to a pool, not to a named node",
+                        Some("write `pool: worker` instead of `name:` to declare several nodes"),
+                    ));
+                }
+                vec![ctx.string(n, &format!("{path}.name"), "name")?]
+            }
+            (None, Some(p)) => {
+                let pool = ctx.string(p, &format!("{path}.pool"), "pool")?;
+                let count = match m.get("count") {
+                    Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
+                    None => 1,
+                    Some(other) => {
+                        return Err(ctx.err(
+                            &format!("{path}.count"),
+                            format!("count must be a whole number, found {}", json_kind(other)),
+                            None,
+                        ))
+                    }
+                };
+                let from = match m.get("from") {
+                    Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(1),
+                    None => 1,
+                    Some(other) => {
+                        return Err(ctx.err(
+                            &format!("{path}.from"),
+                            format!("from must be a whole number, found {}", json_kind(other)),
+                            None,
+                        ))
+                    }
+                };
+                if count as usize > MAX_NODES {
+                    return Err(ctx.err(
+                        &format!("{path}.count"),
+                        format!("count {count} is over the limit of {MAX_NODES} nodes"),
+                        Some("5,000 nodes is the upstream scalability limit"),
+                    ));
+                }
+                (from..from + count).map(|i| format!("{pool}{i}")).collect()
+            }
+            (Some(_), Some(_)) => {
+                return Err(ctx.err(
+                    &path,
+                    "a node has either `name` or `pool`, not both",
+                    Some("use `name:` for one node, `pool:` with `count:` for several"),
+                ))
+            }
+            (None, None) => {
+                return Err(ctx.err(
+                    &path,
+                    "a node needs `name` (one node) or `pool` (several)",
+                    Some("e.g. `- name: worker` or `- {pool: worker, count: 3, from: 2}`"),
+                ))
+            }
+        };
+        total += names.len();
+        if total > MAX_NODES {
+            return Err(ctx.err(
+                &path,
+                format!("more than {MAX_NODES} nodes"),
+                Some("5,000 nodes is the upstream scalability limit"),
+            ));
+        }
+        for n in &names {
+            if n.is_empty()
+                || n.len() > 253
+                || !n
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+            {
+                return Err(ctx.err(
+                    &path,
+                    format!("node name {n:?} is not a valid DNS subdomain"),
+                    Some("use lower-case letters, digits, '-' and '.'"),
+                ));
+            }
+            if !seen.insert(n.clone()) {
+                return Err(ctx.err(
+                    &path,
+                    format!("node {n:?} is declared twice"),
+                    Some("node names must be unique; check pools' `from:`"),
+                ));
+            }
+        }
+        let labels = parse_string_map(ctx, m.get("labels"), &format!("{path}.labels"))?;
+        let taints = match m.get("taints") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .enumerate()
+                .map(|(j, t)| {
+                    let tp = format!("{path}.taints[{j}]");
+                    let s = ctx.string(t, &tp, "a taint")?;
+                    parse_taint(&s).map_err(|e| {
+                        ctx.err(
+                            &tp,
+                            e,
+                            Some("write taints as `key=value:NoSchedule` or `key:NoExecute`"),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            Some(other) => {
+                return Err(ctx.err(
+                    &format!("{path}.taints"),
+                    format!("taints must be a list, found {}", json_kind(other)),
+                    Some("e.g. `taints: [\"dedicated=infra:NoSchedule\"]`"),
+                ))
+            }
+        };
+        let capacity = parse_string_map(ctx, m.get("capacity"), &format!("{path}.capacity"))?
+            .into_iter()
+            .map(|(k, v)| (k, Quantity(v)))
+            .collect();
+        out.push(NodeEntry {
+            names,
+            labels,
+            taints,
+            capacity,
+        });
+    }
+    Ok(out)
+}
+
+fn parse_files(ctx: &Ctx, v: Option<&Value>) -> Result<BTreeMap<String, String>, ScenarioError> {
+    match v {
+        None | Some(Value::Null) => Ok(BTreeMap::new()),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => Ok((k.clone(), s.clone())),
+                other => Err(ctx.err(
+                    &format!("files.{k}"),
+                    format!("file {k:?} must be text, found {}", json_kind(other)),
+                    Some(
+                        "write the manifest as a block: `ds.yaml: |` then the YAML indented below",
+                    ),
+                )),
+            })
+            .collect(),
+        Some(other) => Err(ctx.err(
+            "files",
+            format!(
+                "files must be a map of name to text, found {}",
+                json_kind(other)
+            ),
+            None,
+        )),
+    }
+}
+
+fn parse_script(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<ScriptLine>, ScenarioError> {
+    let items = match v {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(a)) => a,
+        Some(other) => {
+            return Err(ctx.err(
+                "script",
+                format!("script must be a list, found {}", json_kind(other)),
+                Some("e.g. `script: [\"kubectl apply -f ds.yaml\"]`"),
+            ))
+        }
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("script[{i}]");
+        let (line, column) = ctx.map.locate(&path).unwrap_or((1, 1));
+        let step = match item {
+            Value::String(s) if !s.trim().is_empty() => Step::Run(s.trim().to_string()),
+            Value::Object(m) => {
+                for key in m.keys() {
+                    if !["expect", "equals", "contains"].contains(&key.as_str()) {
+                        return Err(unknown_key(
+                            ctx,
+                            &format!("{path}.{key}"),
+                            key,
+                            &["expect", "equals", "contains"],
+                        ));
+                    }
+                }
+                let Some(cmd) = m.get("expect") else {
+                    return Err(ctx.err(
+                        &path,
+                        "a map in the script must be an `expect:` check",
+                        Some("write `- expect: kubectl get ds x -o jsonpath={.status.numberReady}` and `equals: \"4\"`"),
+                    ));
+                };
+                let command = ctx.string(cmd, &format!("{path}.expect"), "expect")?;
+                let check = match (m.get("equals"), m.get("contains")) {
+                    (Some(e), None) => {
+                        Check::Equals(ctx.string(e, &format!("{path}.equals"), "equals")?)
+                    }
+                    (None, Some(c)) => {
+                        Check::Contains(ctx.string(c, &format!("{path}.contains"), "contains")?)
+                    }
+                    _ => {
+                        return Err(ctx.err(
+                            &path,
+                            "an expect needs exactly one of `equals:` or `contains:`",
+                            Some("e.g. `equals: \"4\"`"),
+                        ))
+                    }
+                };
+                Step::Expect { command, check }
+            }
+            other => {
+                return Err(ctx.err(
+                    &path,
+                    format!(
+                        "a script line must be a command or an expect map, found {}",
+                        json_kind(other)
+                    ),
+                    Some("e.g. `- kubectl get ds` or `- sleep 30s`"),
+                ))
+            }
+        };
+        out.push(ScriptLine { line, column, step });
+    }
+    Ok(out)
+}
+
+impl Scenario {
+    /// The Node objects the shorthand declares, in declaration order.
+    pub fn node_objects(&self) -> Vec<Node> {
+        self.nodes
+            .iter()
+            .flat_map(|e| e.names.iter().map(move |n| e.node(n)))
+            .collect()
+    }
+}
+
+impl NodeEntry {
+    /// One Node of this entry: the usual kind-like labels, the given taints and capacity
+    /// (default cpu 4, memory 16Gi, pods 110), Ready.
+    pub fn node(&self, name: &str) -> Node {
+        let mut labels = BTreeMap::from([
+            ("kubernetes.io/arch".to_string(), "amd64".to_string()),
+            ("kubernetes.io/hostname".to_string(), name.to_string()),
+            ("kubernetes.io/os".to_string(), "linux".to_string()),
+        ]);
+        labels.extend(self.labels.clone());
+        let mut capacity = BTreeMap::from([
+            ("cpu".to_string(), Quantity("4".into())),
+            ("memory".to_string(), Quantity("16Gi".into())),
+            ("pods".to_string(), Quantity("110".into())),
+        ]);
+        capacity.extend(self.capacity.clone());
+        Node {
+            metadata: ObjectMeta {
+                name: Some(name.to_string()),
+                labels: Some(labels),
+                ..Default::default()
+            },
+            spec: Some(NodeSpec {
+                taints: (!self.taints.is_empty()).then(|| self.taints.clone()),
+                ..Default::default()
+            }),
+            status: Some(NodeStatus {
+                allocatable: Some(capacity.clone()),
+                capacity: Some(capacity),
+                ..Default::default()
+            }),
+        }
+    }
+}
