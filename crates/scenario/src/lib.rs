@@ -1,9 +1,15 @@
 //! Scenario files (`shared/DESIGN.md` §4.1): a cluster (node shorthand), named manifests, a
 //! script of kubectl and simulation commands with `expect:` checks, a seed and timing overrides.
 //!
-//! This crate parses and validates the file and expands the node shorthand into Node objects;
-//! every error carries file:line:column and a hint. It knows nothing of how a script runs.
+//! `format` parses and validates the file (every error carries file:line:column and a hint);
+//! `run` executes the script against the virtual cluster; `session` adapts the cluster to the
+//! kubectl layer; `presets` is the library of scenarios shipped with the playground.
 
 pub mod format;
+pub mod presets;
+pub mod run;
+pub mod session;
 
 pub use format::{parse, Check, NodeEntry, Scenario, ScenarioError, ScriptLine, Step};
+pub use run::{run, run_line, start, Failure, LineResult, Outcome, Record};
+pub use session::Session;

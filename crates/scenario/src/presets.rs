@@ -1,0 +1,33 @@
+//! The preset library: scenario files shipped in `presets/` at the repository root, embedded so
+//! the web app and the CLI carry the same ones.
+
+/// One preset: its file name and text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Preset {
+    pub id: &'static str,
+    pub file: &'static str,
+    pub text: &'static str,
+}
+
+macro_rules! presets {
+    ($($id:literal),* $(,)?) => {
+        &[$(Preset {
+            id: $id,
+            file: concat!("presets/", $id, ".yaml"),
+            text: include_str!(concat!("../../../presets/", $id, ".yaml")),
+        }),*]
+    };
+}
+
+/// Every preset, the default first.
+pub const ALL: &[Preset] = presets!["f1-one-pod-per-node"];
+
+/// The preset the playground opens with.
+pub fn default_preset() -> Preset {
+    ALL[0]
+}
+
+/// A preset by id.
+pub fn get(id: &str) -> Option<Preset> {
+    ALL.iter().copied().find(|p| p.id == id)
+}

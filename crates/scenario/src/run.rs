@@ -1,0 +1,364 @@
+//! Running a scenario: build the cluster from the file, execute the script line by line
+//! (kubectl commands, simulation verbs, `expect:` checks) on the virtual clock.
+//!
+//! Time moves only in commands that wait: `sleep`, and `kubectl rollout status` (which steps
+//! the simulation until the rollout is done).
+
+use cluster::{Cluster, Timing};
+use kubectl::WaitState;
+use std::time::Duration;
+
+use crate::format::{parse_taint, Check, Scenario, ScenarioError, Step};
+use crate::session::Session;
+
+/// A wait longer than this (virtual) gives up, as `kubectl rollout status --timeout` would.
+pub const WAIT_LIMIT: Duration = Duration::from_secs(3600);
+
+/// One executed script line, as `dsplay run --output json` prints it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// Virtual seconds since the scenario started, when the command was issued.
+    pub t: f64,
+    pub command: String,
+    pub output: String,
+    pub ok: bool,
+    /// Line in the scenario file.
+    pub line: usize,
+}
+
+/// An `expect:` that did not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub line: usize,
+    pub column: usize,
+    pub command: String,
+    pub expected: Check,
+    pub observed: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let want = match &self.expected {
+            Check::Equals(s) => format!("equals {s:?}"),
+            Check::Contains(s) => format!("contains {s:?}"),
+        };
+        write!(
+            f,
+            "line {}:{}: expect `{}` {want}, observed {:?}",
+            self.line, self.column, self.command, self.observed
+        )
+    }
+}
+
+/// The result of running a whole script.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub records: Vec<Record>,
+    pub failures: Vec<Failure>,
+    pub passed: usize,
+    pub session: Session,
+}
+
+/// What one line printed and whether it succeeded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineResult {
+    pub output: String,
+    pub ok: bool,
+}
+
+/// Builds the cluster a scenario starts from: seed, timing overrides, nodes, files.
+pub fn start(scenario: &Scenario) -> Result<Session, ScenarioError> {
+    let timing: Timing = serde_json::from_value(serde_json::Value::Object(scenario.timing.clone()))
+        .map_err(|e| ScenarioError {
+            source_name: scenario.source_name.clone(),
+            line: 1,
+            column: 1,
+            message: format!("timing: {e}"),
+            hint: Some(format!(
+                "timing keys are the fields of the timing model, e.g. watch_delay, controller_sync, container_start (defaults: {})",
+                serde_json::to_string(&Timing::default()).unwrap_or_default()
+            )),
+        })?;
+    let mut cluster = Cluster::new(scenario.seed, timing);
+    for node in scenario.node_objects() {
+        let name = node.metadata.name.clone().unwrap_or_default();
+        cluster.add_node(node).map_err(|e| ScenarioError {
+            source_name: scenario.source_name.clone(),
+            line: 1,
+            column: 1,
+            message: format!("node {name}: {e}"),
+            hint: None,
+        })?;
+    }
+    Ok(Session {
+        cluster,
+        files: scenario.files.clone(),
+    })
+}
+
+/// Parses `30s`, `1m30s`, `500ms`, `2.5s`, `1h`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let bad = || format!("invalid duration {s:?}: write e.g. 30s, 1m30s, 500ms");
+    let mut total = 0f64;
+    let mut rest = s.trim();
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    while !rest.is_empty() {
+        let n_end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or_else(bad)?;
+        let n: f64 = rest[..n_end].parse().map_err(|_| bad())?;
+        rest = &rest[n_end..];
+        let (mult, len) = if rest.starts_with("ms") {
+            (0.001, 2)
+        } else if rest.starts_with('h') {
+            (3600.0, 1)
+        } else if rest.starts_with('m') {
+            (60.0, 1)
+        } else if rest.starts_with('s') {
+            (1.0, 1)
+        } else {
+            return Err(bad());
+        };
+        total += n * mult;
+        rest = &rest[len..];
+    }
+    if !total.is_finite() || total > 366.0 * 86400.0 {
+        return Err(format!("duration {s:?} is too long (at most a year)"));
+    }
+    Ok(Duration::from_secs_f64(total))
+}
+
+fn fail(msg: impl Into<String>) -> LineResult {
+    LineResult {
+        output: msg.into(),
+        ok: false,
+    }
+}
+
+fn ok(msg: impl Into<String>) -> LineResult {
+    LineResult {
+        output: msg.into(),
+        ok: true,
+    }
+}
+
+/// Runs one script line against the session.
+pub fn run_line(session: &mut Session, line: &str) -> LineResult {
+    let words = match kubectl::split_words(line) {
+        Ok(w) => w,
+        Err(e) => return fail(e.to_string()),
+    };
+    let Some(verb) = words.first().map(String::as_str) else {
+        return ok("");
+    };
+    match verb {
+        "kubectl" => run_kubectl(session, line),
+        "sleep" => match words.get(1).map(|d| parse_duration(d)) {
+            Some(Ok(d)) if words.len() == 2 => {
+                session.cluster.advance(d);
+                ok("")
+            }
+            Some(Err(e)) => fail(format!("error: {e}")),
+            _ => fail("error: usage: sleep DURATION (e.g. sleep 30s)"),
+        },
+        "node" => run_node_verb(session, &words[1..]),
+        "pod" => match &words[1..] {
+            [v, name] if v == "fail" => session
+                .cluster
+                .fail_pod("default", name)
+                .map(|_| ok(format!("pod/{name} failed")))
+                .unwrap_or_else(|e| fail(e.to_string())),
+            [v, name, n, ns] | [v, n, ns, name] if v == "fail" && (n == "-n" || n == "--namespace") => session
+                .cluster
+                .fail_pod(ns, name)
+                .map(|_| ok(format!("pod/{name} failed")))
+                .unwrap_or_else(|e| fail(e.to_string())),
+            _ => fail("error: usage: pod fail POD [-n NAMESPACE]"),
+        },
+        other => fail(format!(
+            "error: unknown command {other:?}\n  hint: a script line is a kubectl command, sleep DURATION, node add|remove|stop|start NAME, or pod fail POD"
+        )),
+    }
+}
+
+fn run_kubectl(session: &mut Session, line: &str) -> LineResult {
+    let mut r = kubectl::run(session, line);
+    let mut output = String::new();
+    output.push_str(&r.stdout);
+    if let Some(mut wait) = r.wait.take() {
+        let deadline = session.cluster.elapsed_seconds() + WAIT_LIMIT.as_secs_f64();
+        loop {
+            match wait.poll(session) {
+                WaitState::Pending(text) => output.push_str(&text),
+                WaitState::Done(text) => {
+                    output.push_str(&text);
+                    return ok(output);
+                }
+                WaitState::Failed(f) => {
+                    output.push_str(&f.stdout);
+                    output.push_str(&f.stderr);
+                    return fail(output);
+                }
+            }
+            if session.cluster.elapsed_seconds() > deadline || session.cluster.step().is_none() {
+                output.push_str("error: timed out waiting for the condition\n");
+                return fail(output);
+            }
+        }
+    }
+    output.push_str(&r.stderr);
+    if let Some(h) = &r.hint {
+        if r.exit_code != 0 {
+            output.push_str(&format!("  hint: {h}\n"));
+        }
+    }
+    LineResult {
+        output,
+        ok: r.exit_code == 0,
+    }
+}
+
+fn run_node_verb(session: &mut Session, words: &[String]) -> LineResult {
+    let usage = "error: usage: node add NAME [--label k=v]… [--taint k=v:Effect]… [--capacity cpu=4,memory=8Gi,pods=110] | node remove|stop|start NAME";
+    let [verb, name, flags @ ..] = words else {
+        return fail(usage);
+    };
+    let c = &mut session.cluster;
+    let r = match verb.as_str() {
+        "add" => {
+            let mut entry = crate::format::NodeEntry {
+                names: vec![name.clone()],
+                labels: Default::default(),
+                taints: Vec::new(),
+                capacity: Default::default(),
+            };
+            let mut i = 0;
+            while i < flags.len() {
+                let (flag, value) = match flags[i].split_once('=') {
+                    Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+                    _ => (flags[i].clone(), None),
+                };
+                let value = match value {
+                    Some(v) => v,
+                    None => {
+                        i += 1;
+                        match flags.get(i) {
+                            Some(v) => v.clone(),
+                            None => return fail(format!("error: flag {flag} needs a value")),
+                        }
+                    }
+                };
+                match flag.as_str() {
+                    "--label" => match value.split_once('=') {
+                        Some((k, v)) => {
+                            entry.labels.insert(k.into(), v.into());
+                        }
+                        None => return fail(format!("error: --label {value:?}: write key=value")),
+                    },
+                    "--taint" => match parse_taint(&value) {
+                        Ok(t) => entry.taints.push(t),
+                        Err(e) => return fail(format!("error: --taint: {e}")),
+                    },
+                    "--capacity" => {
+                        for part in value.split(',') {
+                            match part.split_once('=') {
+                                Some((k, v)) if ["cpu", "memory", "pods"].contains(&k) => {
+                                    entry.capacity.insert(
+                                        k.into(),
+                                        k8s_openapi::apimachinery::pkg::api::resource::Quantity(
+                                            v.into(),
+                                        ),
+                                    );
+                                }
+                                _ => return fail(format!(
+                                    "error: --capacity {part:?}: write cpu=4,memory=8Gi,pods=110"
+                                )),
+                            }
+                        }
+                    }
+                    other => {
+                        return fail(format!("error: unknown flag {other} for node add\n{usage}"))
+                    }
+                }
+                i += 1;
+            }
+            c.add_node(entry.node(name))
+                .map(|_| format!("node/{name} added"))
+        }
+        _ if !flags.is_empty() => return fail(usage),
+        "remove" => c.remove_node(name).map(|_| format!("node/{name} removed")),
+        "stop" => c
+            .stop_node(name)
+            .map(|_| format!("node/{name} kubelet stopped")),
+        "start" => c
+            .start_node(name)
+            .map(|_| format!("node/{name} kubelet started")),
+        _ => return fail(usage),
+    };
+    match r {
+        Ok(m) => ok(format!("{m}\n")),
+        Err(e) => fail(format!("{e}\n")),
+    }
+}
+
+/// Runs the whole script. With `until_settled`, keeps simulating after the last line until
+/// nothing but periodic housekeeping is pending (bounded by [`WAIT_LIMIT`]).
+pub fn run(scenario: &Scenario, until_settled: bool) -> Result<Outcome, ScenarioError> {
+    let mut session = start(scenario)?;
+    let mut records = Vec::new();
+    let mut failures = Vec::new();
+    let mut passed = 0;
+    for line in &scenario.script {
+        let t = session.cluster.elapsed_seconds();
+        match &line.step {
+            Step::Run(cmd) => {
+                let r = run_line(&mut session, cmd);
+                records.push(Record {
+                    t,
+                    command: cmd.clone(),
+                    output: r.output,
+                    ok: r.ok,
+                    line: line.line,
+                });
+            }
+            Step::Expect { command, check } => {
+                let r = run_line(&mut session, command);
+                let observed = r.output.trim().to_string();
+                let holds = r.ok
+                    && match check {
+                        Check::Equals(want) => observed == want.trim(),
+                        Check::Contains(want) => observed.contains(want.as_str()),
+                    };
+                if holds {
+                    passed += 1;
+                } else {
+                    failures.push(Failure {
+                        line: line.line,
+                        column: line.column,
+                        command: command.clone(),
+                        expected: check.clone(),
+                        observed: observed.clone(),
+                    });
+                }
+                records.push(Record {
+                    t,
+                    command: command.clone(),
+                    output: r.output,
+                    ok: holds,
+                    line: line.line,
+                });
+            }
+        }
+    }
+    if until_settled {
+        session.cluster.settle(WAIT_LIMIT);
+    }
+    Ok(Outcome {
+        records,
+        failures,
+        passed,
+        session,
+    })
+}

@@ -1,0 +1,181 @@
+//! A running scenario: the virtual cluster plus the scenario's named files, seen through the
+//! `kubectl::Api` trait so that kubectl commands run against it.
+
+use cluster::{ApplyOutcome as ClusterOutcome, Cluster, Propagation};
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
+use k8s_openapi::api::core::v1::{Event, Node, Pod};
+use k8s_openapi::jiff::Timestamp;
+use kubectl::{Api, ApiError, ApplyMode, ApplyOutcome, Cascade};
+use std::collections::BTreeMap;
+
+/// The cluster a script drives, and the files `kubectl apply -f NAME` reads.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub cluster: Cluster,
+    pub files: BTreeMap<String, String>,
+}
+
+fn api_error(e: cluster::ApiError) -> ApiError {
+    match e {
+        cluster::ApiError::NotFound { resource, name } => ApiError::NotFound { resource, name },
+        cluster::ApiError::AlreadyExists { resource, name } => {
+            ApiError::AlreadyExists { resource, name }
+        }
+        cluster::ApiError::Invalid(i) => ApiError::Invalid(i),
+        other @ cluster::ApiError::Conflict { .. } => ApiError::Other(other.to_string()),
+        cluster::ApiError::BadRequest(m) => ApiError::Other(format!("error: {m}")),
+    }
+}
+
+fn outcome(o: ClusterOutcome) -> ApplyOutcome {
+    match o {
+        ClusterOutcome::Created => ApplyOutcome::Created,
+        ClusterOutcome::Configured => ApplyOutcome::Configured,
+        ClusterOutcome::Unchanged => ApplyOutcome::Unchanged,
+    }
+}
+
+impl Api for Session {
+    fn now(&self) -> Timestamp {
+        self.cluster.now()
+    }
+    fn daemon_sets(&self) -> Vec<DaemonSet> {
+        self.cluster
+            .daemon_sets()
+            .iter()
+            .map(|d| (**d).clone())
+            .collect()
+    }
+    fn pods(&self) -> Vec<Pod> {
+        self.cluster.pods().iter().map(|p| (**p).clone()).collect()
+    }
+    fn nodes(&self) -> Vec<Node> {
+        self.cluster.nodes().iter().map(|n| (**n).clone()).collect()
+    }
+    fn revisions(&self) -> Vec<ControllerRevision> {
+        self.cluster
+            .revisions()
+            .iter()
+            .map(|r| (**r).clone())
+            .collect()
+    }
+    fn events(&self) -> Vec<Event> {
+        self.cluster
+            .events()
+            .iter()
+            .map(|e| (**e).clone())
+            .collect()
+    }
+    fn file(&self, name: &str) -> Option<String> {
+        self.files.get(name).cloned()
+    }
+
+    fn apply(
+        &mut self,
+        manifest: apiserver::Manifest,
+        mode: ApplyMode,
+    ) -> Result<ApplyOutcome, ApiError> {
+        if mode == ApplyMode::Create {
+            let (resource, exists) = match &manifest {
+                apiserver::Manifest::DaemonSet(d, _) => (
+                    "daemonsets.apps",
+                    self.cluster
+                        .daemon_set(
+                            d.metadata.namespace.as_deref().unwrap_or("default"),
+                            d.metadata.name.as_deref().unwrap_or(""),
+                        )
+                        .is_some(),
+                ),
+                apiserver::Manifest::Node(n, _) => (
+                    "nodes",
+                    self.cluster
+                        .node(n.metadata.name.as_deref().unwrap_or(""))
+                        .is_some(),
+                ),
+                apiserver::Manifest::Pod(p, _) => (
+                    "pods",
+                    self.cluster
+                        .pod(
+                            p.metadata.namespace.as_deref().unwrap_or("default"),
+                            p.metadata.name.as_deref().unwrap_or(""),
+                        )
+                        .is_some(),
+                ),
+                apiserver::Manifest::ControllerRevision(..) => ("controllerrevisions.apps", false),
+            };
+            if exists {
+                return Err(ApiError::AlreadyExists {
+                    resource: resource.into(),
+                    name: manifest.name().to_string(),
+                });
+            }
+        }
+        self.cluster.apply(manifest).map(outcome).map_err(api_error)
+    }
+
+    fn update_daemon_set(&mut self, ds: DaemonSet) -> Result<DaemonSet, ApiError> {
+        let ns = ds
+            .metadata
+            .namespace
+            .clone()
+            .unwrap_or_else(|| "default".into());
+        let name = ds.metadata.name.clone().unwrap_or_default();
+        let new = ds.clone();
+        self.cluster
+            .update_daemon_set(&ns, &name, move |d| {
+                d.spec = new.spec;
+                d.metadata.labels = new.metadata.labels;
+                d.metadata.annotations = new.metadata.annotations;
+            })
+            .map_err(api_error)?;
+        self.cluster
+            .daemon_set(&ns, &name)
+            .map(|d| (*d).clone())
+            .ok_or_else(|| ApiError::not_found("daemonsets.apps", &name))
+    }
+
+    fn update_node(&mut self, node: Node) -> Result<Node, ApiError> {
+        let name = node.metadata.name.clone().unwrap_or_default();
+        let new = node.clone();
+        self.cluster
+            .update_node(&name, move |n| {
+                n.metadata.labels = new.metadata.labels;
+                n.metadata.annotations = new.metadata.annotations;
+                n.spec = new.spec;
+            })
+            .map_err(api_error)?;
+        self.cluster
+            .node(&name)
+            .map(|n| (*n).clone())
+            .ok_or_else(|| ApiError::not_found("nodes", &name))
+    }
+
+    fn update_pod(&mut self, pod: Pod) -> Result<Pod, ApiError> {
+        self.cluster.apply(pod.clone()).map_err(api_error)?;
+        Ok(pod)
+    }
+
+    fn delete_daemon_set(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        cascade: Cascade,
+    ) -> Result<(), ApiError> {
+        let p = match cascade {
+            Cascade::Background => Propagation::Background,
+            Cascade::Foreground => Propagation::Foreground,
+            Cascade::Orphan => Propagation::Orphan,
+        };
+        self.cluster
+            .delete_daemon_set(namespace, name, p)
+            .map_err(api_error)
+    }
+
+    fn delete_pod(&mut self, namespace: &str, name: &str) -> Result<(), ApiError> {
+        self.cluster.delete_pod(namespace, name).map_err(api_error)
+    }
+
+    fn delete_node(&mut self, name: &str) -> Result<(), ApiError> {
+        self.cluster.remove_node(name).map_err(api_error)
+    }
+}
