@@ -6,10 +6,12 @@
 //! kubectl layer; `presets` is the library of scenarios shipped with the playground.
 
 pub mod format;
+pub mod playback;
 pub mod presets;
 pub mod run;
 pub mod session;
 
 pub use format::{parse, Check, NodeEntry, Scenario, ScenarioError, ScriptLine, Step};
+pub use playback::Playback;
 pub use run::{run, run_line, start, Failure, LineResult, Outcome, Record};
 pub use session::Session;
