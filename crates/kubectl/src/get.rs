@@ -55,7 +55,7 @@ pub(crate) fn output_format(cmd: &Command) -> Result<Output, Fail> {
     })
 }
 
-fn field_labels(r: Resource) -> &'static [&'static str] {
+pub(crate) fn field_labels(r: Resource) -> &'static [&'static str] {
     match r {
         Resource::Pod => &[
             "metadata.name",
@@ -388,13 +388,15 @@ fn ds_row(d: &DaemonSet, wide: bool, now: Timestamp) -> Vec<String> {
 }
 
 /// kubectl's pod STATUS, READY and RESTARTS (`printPod`).
-pub(crate) struct PodSummary {
+/// What `kubectl get pods` shows for one pod.
+pub struct PodSummary {
     pub ready: String,
     pub status: String,
     pub restarts: String,
 }
 
-pub(crate) fn pod_summary(p: &Pod, now: Timestamp) -> PodSummary {
+/// The READY, STATUS and RESTARTS columns of `kubectl get pods` for one pod.
+pub fn pod_summary(p: &Pod, now: Timestamp) -> PodSummary {
     let status = p.status.clone().unwrap_or_default();
     let total = p.spec.as_ref().map_or(0, |s| s.containers.len());
     let mut reason = status.phase.clone().unwrap_or_default();
@@ -556,7 +558,7 @@ fn pod_row(p: &Pod, wide: bool, now: Timestamp) -> Vec<String> {
 }
 
 /// `Ready`, `NotReady`, `Unknown`, plus `,SchedulingDisabled`.
-pub(crate) fn node_status(n: &Node) -> String {
+pub fn node_status(n: &Node) -> String {
     let mut status = Vec::new();
     if let Some(c) = n
         .status

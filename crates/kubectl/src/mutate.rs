@@ -153,12 +153,27 @@ pub(crate) fn delete(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, 
     let targets = resource::targets(&cmd.args)?;
     let ns = cmd.namespace().to_string();
     let mut named = targets.named.clone();
-    if let Some(sel) = cmd.flag("selector") {
-        let sel = crate::select::LabelSelector::parse(sel)
+    if cmd.flag("selector").is_some() || cmd.flag("field-selector").is_some() {
+        let sel = crate::select::LabelSelector::parse(cmd.flag("selector").unwrap_or(""))
             .map_err(|e| Fail::new(format!("error: {e}")))?;
         for r in &targets.types {
+            let supported = crate::get::field_labels(*r);
+            let fields = crate::select::FieldSelector::parse(
+                cmd.flag("field-selector").unwrap_or(""),
+                supported,
+            )
+            .map_err(|e| {
+                Fail::new(format!("Error from server (BadRequest): {e}")).hint(format!(
+                    "field selectors for {}: {}",
+                    r.plural(),
+                    supported.join(", ")
+                ))
+            })?;
             for o in object::list(api, *r) {
-                if (!r.namespaced() || o.namespace() == ns) && sel.matches(o.labels()) {
+                if (!r.namespaced() || o.namespace() == ns)
+                    && sel.matches(o.labels())
+                    && fields.matches(&o.to_json())
+                {
                     named.push((*r, o.name().to_string()));
                 }
             }

@@ -55,7 +55,7 @@ impl Object {
     /// The object as the API server serializes it (with apiVersion and kind).
     pub fn to_json(&self) -> serde_json::Value {
         let v = match self {
-            Object::DaemonSet(o) => serde_json::to_value(o),
+            Object::DaemonSet(o) => serde_json::to_value(o).map(omit_empty_ds_status),
             Object::Pod(o) => serde_json::to_value(o),
             Object::Node(o) => serde_json::to_value(o),
             Object::ControllerRevision(o) => serde_json::to_value(o),
@@ -63,6 +63,26 @@ impl Object {
         };
         v.unwrap_or(serde_json::Value::Null)
     }
+}
+
+/// The API server serialises `DaemonSetStatus` with Go's `omitempty` on `observedGeneration`,
+/// `updatedNumberScheduled`, `numberAvailable` and `numberUnavailable`: a zero is not sent, so
+/// kubectl's `-o json|yaml|jsonpath` never shows it (`{.status.numberUnavailable}` prints nothing
+/// once a rollout is done).
+fn omit_empty_ds_status(mut v: serde_json::Value) -> serde_json::Value {
+    if let Some(st) = v.get_mut("status").and_then(|s| s.as_object_mut()) {
+        for k in [
+            "observedGeneration",
+            "updatedNumberScheduled",
+            "numberAvailable",
+            "numberUnavailable",
+        ] {
+            if st.get(k).and_then(serde_json::Value::as_i64) == Some(0) {
+                st.remove(k);
+            }
+        }
+    }
+    v
 }
 
 /// Every object of a kind, sorted by namespace and name.

@@ -114,6 +114,7 @@ impl Verb {
                     Flag::optional("cascade", "background"),
                     Flag::value("filename", 'f'),
                     Flag::value("selector", 'l'),
+                    Flag::value("field-selector", ' '),
                     Flag::bool("wait", ' '),
                     Flag::bool("now", ' '),
                     Flag::bool("force", ' '),

@@ -54,6 +54,20 @@ pub enum Check {
     Contains(String),
 }
 
+impl Check {
+    /// Whether a command's output satisfies the check. The output is what the terminal shows
+    /// (stdout, then stderr and the hint), whether or not the command succeeded, so a scenario
+    /// can pin an error message (`contains: "cannot unmarshal bool"`); an `equals` of a value
+    /// never matches an error text.
+    pub fn holds(&self, output: &str) -> bool {
+        let observed = output.trim();
+        match self {
+            Check::Equals(want) => observed == want.trim(),
+            Check::Contains(want) => observed.contains(want.as_str()),
+        }
+    }
+}
+
 /// One script step.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
@@ -268,22 +282,22 @@ pub fn parse(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         Some(other) => {
             return Err(ctx.err(
                 "seed",
-                format!(
-                    "seed must be a whole number ≥ 0, found {}",
-                    json_kind(other)
-                ),
+                format!("seed must be a whole number ≥ 0, found {}", shown(other)),
                 Some("e.g. `seed: 7`"),
             ))
         }
     };
     let timing = match root.get("timing") {
         None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => m.clone(),
+        Some(Value::Object(m)) => {
+            check_timing(&ctx, m)?;
+            m.clone()
+        }
         Some(other) => {
             return Err(ctx.err(
                 "timing",
                 format!("timing must be a map, found {}", json_kind(other)),
-                Some("e.g. `timing: {watchDelay: 0.05}`"),
+                Some("e.g. `timing: {watch_delay: 0.05}`"),
             ))
         }
     };
@@ -301,6 +315,46 @@ pub fn parse(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
         files,
         script,
     })
+}
+
+/// A value as an error message shows it: numbers and short strings themselves.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Number(n) => n.to_string(),
+        Value::String(t) if t.chars().count() <= 40 => format!("the string {t:?}"),
+        other => json_kind(other).to_string(),
+    }
+}
+
+/// Each `timing:` key must be a field of the timing model with a value of its type.
+fn check_timing(ctx: &Ctx, m: &Map<String, Value>) -> Result<(), ScenarioError> {
+    let defaults = serde_json::to_value(cluster::Timing::default()).unwrap_or(Value::Null);
+    let known: Vec<&str> = defaults
+        .as_object()
+        .map(|d| d.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    for (key, value) in m {
+        let path = format!("timing.{key}");
+        if !known.contains(&key.as_str()) {
+            return Err(unknown_key(ctx, &path, key, &known));
+        }
+        let one = Value::Object(Map::from_iter([(key.clone(), value.clone())]));
+        if serde_json::from_value::<cluster::Timing>(one).is_err() {
+            let want = match defaults.get(key) {
+                Some(Value::Bool(_)) => "true or false",
+                _ => "a number of seconds",
+            };
+            return Err(ctx.err(
+                &path,
+                format!("timing.{key} must be {want}, found {}", shown(value)),
+                Some(&format!(
+                    "e.g. `{key}: {}` (the default)",
+                    defaults.get(key).cloned().unwrap_or(Value::Null)
+                )),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn parse_string_map(
@@ -375,8 +429,8 @@ fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioE
                     Some(other) => {
                         return Err(ctx.err(
                             &format!("{path}.count"),
-                            format!("count must be a whole number, found {}", json_kind(other)),
-                            None,
+                            format!("count must be a whole number, found {}", shown(other)),
+                            Some("e.g. `{pool: worker, count: 3, from: 2}` for worker2, worker3, worker4"),
                         ))
                     }
                 };
@@ -386,8 +440,8 @@ fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioE
                     Some(other) => {
                         return Err(ctx.err(
                             &format!("{path}.from"),
-                            format!("from must be a whole number, found {}", json_kind(other)),
-                            None,
+                            format!("from must be a whole number, found {}", shown(other)),
+                            Some("e.g. `{pool: worker, count: 3, from: 2}` for worker2, worker3, worker4"),
                         ))
                     }
                 };

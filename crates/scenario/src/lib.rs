@@ -10,6 +10,7 @@ pub mod playback;
 pub mod presets;
 pub mod run;
 pub mod session;
+pub mod view;
 
 pub use format::{parse, Check, NodeEntry, Scenario, ScenarioError, ScriptLine, Step};
 pub use playback::Playback;

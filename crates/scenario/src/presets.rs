@@ -20,7 +20,23 @@ macro_rules! presets {
 }
 
 /// Every preset, the default first.
-pub const ALL: &[Preset] = presets!["f1-one-pod-per-node"];
+pub const ALL: &[Preset] = presets![
+    "f1-one-pod-per-node",
+    "f2-node-labels",
+    "f3-taints",
+    "f4-rolling-update-max-unavailable-1",
+    "f5-rolling-update-max-unavailable-2",
+    "f6-on-delete",
+    "max-surge-rollout",
+    "rollback-without-restarts",
+    "node-joins-and-leaves",
+    "node-kubelet-stops",
+    "failed-pod-backoff",
+    "toleration-seconds-evict-loop",
+    "node-too-small",
+    "orphan-delete-and-readoption",
+    "cluster-500-nodes",
+];
 
 /// The preset the playground opens with.
 pub fn default_preset() -> Preset {

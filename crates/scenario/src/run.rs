@@ -165,6 +165,14 @@ pub fn run_line(session: &mut Session, line: &str) -> LineResult {
         },
         "node" => run_node_verb(session, &words[1..]),
         "pod" => match &words[1..] {
+            [v, flag, node, rest @ ..] if v == "fail" && flag == "--node" => {
+                let ns = match rest {
+                    [] => "default",
+                    [n, ns] if n == "-n" || n == "--namespace" => ns.as_str(),
+                    _ => return fail("error: usage: pod fail POD [-n NAMESPACE] | pod fail --node NODE [-n NAMESPACE]"),
+                };
+                fail_pods_on_node(session, node, ns)
+            }
             [v, name] if v == "fail" => session
                 .cluster
                 .fail_pod("default", name)
@@ -175,12 +183,48 @@ pub fn run_line(session: &mut Session, line: &str) -> LineResult {
                 .fail_pod(ns, name)
                 .map(|_| ok(format!("pod/{name} failed")))
                 .unwrap_or_else(|e| fail(e.to_string())),
-            _ => fail("error: usage: pod fail POD [-n NAMESPACE]"),
+            _ => fail("error: usage: pod fail POD [-n NAMESPACE] | pod fail --node NODE [-n NAMESPACE]"),
         },
         other => fail(format!(
             "error: unknown command {other:?}\n  hint: a script line is a kubectl command, sleep DURATION, node add|remove|stop|start NAME, or pod fail POD"
         )),
     }
+}
+
+/// `pod fail --node NODE`: fails every running pod bound to the node (pod names are random,
+/// so scripts name the node instead).
+fn fail_pods_on_node(session: &mut Session, node: &str, ns: &str) -> LineResult {
+    if session.cluster.node(node).is_none() {
+        return fail(format!("error: nodes {node:?} not found\n"));
+    }
+    let names: Vec<String> = session
+        .cluster
+        .pods()
+        .iter()
+        .filter(|p| p.metadata.namespace.as_deref().unwrap_or("default") == ns)
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(node))
+        .filter(|p| {
+            !matches!(
+                p.status.as_ref().and_then(|s| s.phase.as_deref()),
+                Some("Failed" | "Succeeded")
+            )
+        })
+        .filter_map(|p| p.metadata.name.clone())
+        .collect();
+    if names.is_empty() {
+        return fail(format!(
+            "error: no running pod on node {node:?} in namespace {ns:?}\n"
+        ));
+    }
+    let mut out = String::new();
+    for name in names {
+        match session.cluster.fail_pod(ns, &name) {
+            Ok(()) => out.push_str(&format!("pod/{name} failed\n")),
+            Err(e) => return fail(format!("{out}{e}\n")),
+        }
+    }
+    ok(out)
 }
 
 fn run_kubectl(session: &mut Session, line: &str) -> LineResult {
@@ -272,9 +316,11 @@ fn run_node_verb(session: &mut Session, words: &[String]) -> LineResult {
                                         ),
                                     );
                                 }
-                                _ => return fail(format!(
+                                _ => {
+                                    return fail(format!(
                                     "error: --capacity {part:?}: write cpu=4,memory=8Gi,pods=110"
-                                )),
+                                ))
+                                }
                             }
                         }
                     }
@@ -326,11 +372,7 @@ pub fn run(scenario: &Scenario, until_settled: bool) -> Result<Outcome, Scenario
             Step::Expect { command, check } => {
                 let r = run_line(&mut session, command);
                 let observed = r.output.trim().to_string();
-                let holds = r.ok
-                    && match check {
-                        Check::Equals(want) => observed == want.trim(),
-                        Check::Contains(want) => observed.contains(want.as_str()),
-                    };
+                let holds = check.holds(&r.output);
                 if holds {
                     passed += 1;
                 } else {
