@@ -1,20 +1,30 @@
-//! The DaemonSet Playground web app: Leptos views and wiring only. Every decision shown comes
-//! from the controller crate (`DaemonPodPredicate::explain`), every object from the apiserver
-//! crate's decoding; nothing here re-implements a rule.
+//! The DaemonSet Playground web app: Leptos views and wiring only. The scenario plays in the
+//! `scenario` crate (`Playback`), what a frame shows comes from `scenario::view::cluster_view`,
+//! and every verdict from the controller (`DaemonPodPredicate::explain`). Nothing here
+//! re-implements a rule.
 
-pub mod preset;
-
-use controller::predicates::{describe_taint, describe_toleration, NodeExplanation};
-use controller::DaemonPodPredicate;
-use k8s_openapi::api::apps::v1::DaemonSet;
-use k8s_openapi::api::core::v1::Node;
+use controller::predicates::NodeExplanation;
 use leptos::prelude::*;
+use scenario::view::{cluster_view, ClusterView, Counters, NodeCard as NodeModel, PodChip};
+use scenario::Playback;
+use std::time::Duration;
 
-/// The whole page: the default preset, or a clear error if it cannot be decoded.
+/// How often the clock ticks while playing, and the virtual seconds per tick at 1×.
+const TICK: Duration = Duration::from_millis(50);
+/// Most simulation events processed in one tick (keeps a frame short on big clusters).
+const MAX_EVENTS_PER_TICK: usize = 20_000;
+
+fn load_default() -> Result<Playback, String> {
+    let p = scenario::presets::default_preset();
+    let s = scenario::parse(p.file, p.text).map_err(|e| e.to_string())?;
+    Playback::new(s).map_err(|e| e.to_string())
+}
+
+/// The whole page: the default preset playing, or a clear error if it cannot be loaded.
 #[component]
 pub fn App() -> impl IntoView {
-    match preset::default_preset() {
-        Ok(p) => view! { <Playground preset=p/> }.into_any(),
+    match load_default() {
+        Ok(p) => view! { <Playground playback=p/> }.into_any(),
         Err(e) => view! {
             <main class="page">
                 <h1>"DaemonSet Playground"</h1>
@@ -25,210 +35,308 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// One node and the controller's verdict on it.
-struct NodeRow {
-    node: Node,
-    explanation: NodeExplanation,
-}
-
-/// The cluster of a preset with, per node, whether the controller runs a pod there and why.
+/// A scenario playing: transport, counters, the cluster, and the script.
 #[component]
-pub fn Playground(preset: preset::Preset) -> impl IntoView {
-    let predicate = DaemonPodPredicate::new(&preset.daemon_set);
-    let rows: Vec<NodeRow> = preset
-        .nodes
-        .iter()
-        .map(|n| NodeRow {
-            node: n.clone(),
-            explanation: predicate.explain(n),
+pub fn Playground(playback: Playback) -> impl IntoView {
+    let initial = playback.clone();
+    let title = playback.scenario.title.clone();
+    let story = playback.scenario.description.clone();
+    let pb = StoredValue::new_local(playback);
+    let frame = RwSignal::new(0u64);
+    let playing = RwSignal::new(false);
+    let speed = RwSignal::new(1.0f64);
+    let view_model = Memo::new(move |_| {
+        frame.track();
+        pb.with_value(|p| cluster_view(&p.session.cluster))
+    });
+    let log = Memo::new(move |_| {
+        frame.track();
+        pb.with_value(|p| {
+            p.scenario
+                .script
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let text = match &l.step {
+                        scenario::Step::Run(c) => c.clone(),
+                        scenario::Step::Expect { command, .. } => format!("expect: {command}"),
+                    };
+                    (i, text)
+                })
+                .collect::<Vec<_>>()
         })
-        .collect();
-    let desired = rows
-        .iter()
-        .filter(|r| r.explanation.decision.should_run)
-        .count();
-    let tolerations: Vec<String> = predicate
-        .tolerations()
-        .iter()
-        .map(describe_toleration)
-        .collect();
-    let total = rows.len();
+    });
+    let current_line = Memo::new(move |_| {
+        frame.track();
+        pb.with_value(|p| p.current_line())
+    });
+    let last_output = Memo::new(move |_| {
+        frame.track();
+        pb.with_value(|p| {
+            p.log
+                .last()
+                .map(|r| format!("$ {}\n{}", r.command, r.output))
+                .unwrap_or_default()
+        })
+    });
+
+    let advance = move |dt: f64| {
+        pb.update_value(|p| {
+            let t = p.elapsed() + dt;
+            p.advance_to(t, MAX_EVENTS_PER_TICK);
+        });
+        frame.update(|f| *f += 1);
+    };
+    let handle = set_interval_with_handle(
+        move || {
+            if playing.get_untracked() {
+                advance(TICK.as_secs_f64() * speed.get_untracked());
+            }
+        },
+        TICK,
+    );
+    if let Ok(h) = handle {
+        on_cleanup(move || h.clear());
+    }
+    let step = move |_| {
+        pb.update_value(|p| {
+            p.step();
+        });
+        frame.update(|f| *f += 1);
+    };
+    let reset = move |_| {
+        let fresh = initial.clone();
+        pb.set_value(fresh);
+        playing.set(false);
+        frame.update(|f| *f += 1);
+    };
+
     view! {
         <main class="page">
             <header class="top">
                 <h1>"DaemonSet Playground"</h1>
                 <p class="tagline">
-                    "The Kubernetes DaemonSet controller, compiled to WebAssembly, deciding on a virtual cluster."
+                    "The Kubernetes DaemonSet controller, compiled to WebAssembly, running a virtual cluster."
                 </p>
             </header>
             <section class="preset" aria-label="Preset">
-                <h2>{preset.title}</h2>
-                <p class="story">{preset.story}</p>
+                <h2>{title}</h2>
+                <p class="story">{story}</p>
             </section>
-            <DaemonSetSummary ds=preset.daemon_set.clone() desired=desired total=total tolerations=tolerations/>
+            <section class="transport" aria-label="Time controls">
+                <button class="play" aria-label=move || if playing.get() { "Pause" } else { "Play" }
+                    on:click=move |_| playing.update(|p| *p = !*p)>
+                    {move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}
+                </button>
+                <button aria-label="Step to the next event" on:click=step>"Step ›"</button>
+                <button aria-label="Reset" on:click=reset>"Reset"</button>
+                <label class="speed">"speed "
+                    <select aria-label="Speed" on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<f64>() { speed.set(v) }
+                    }>
+                        {[0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0].into_iter().map(|s| view! {
+                            <option value=s.to_string() selected=s == 1.0>{format!("{s}×")}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <span class="clock" data-testid="clock">"t = " {move || view_model.with(|v| v.elapsed.clone())}</span>
+            </section>
+            <CountersTable view=view_model/>
+            {move || view_model.with(|v| summary(v))}
             <section class="nodes" aria-label="Nodes">
-                {rows.into_iter().map(|r| view! { <NodeCard row=r/> }).collect_view()}
+                <For each=move || view_model.get().nodes key=|n| n.name.clone() let:node>
+                    <NodeCard name=node.name.clone() view=view_model/>
+                </For>
             </section>
-            <details class="yaml">
-                <summary>"DaemonSet manifest"</summary>
-                <pre><code>{preset.daemon_set_yaml}</code></pre>
-            </details>
+            <section class="script" aria-label="Script">
+                <h3>"Script"</h3>
+                <ol>
+                    {move || log.get().into_iter().map(|(i, text)| {
+                        let state = match current_line.get() {
+                            Some(c) if c == i => "running",
+                            Some(c) if i < c => "done",
+                            None => "done",
+                            _ => "todo",
+                        };
+                        view! { <li class=state><code>{text}</code></li> }
+                    }).collect_view()}
+                </ol>
+                <pre class="terminal" aria-label="Last command output">{move || last_output.get()}</pre>
+            </section>
         </main>
     }
 }
 
-#[component]
-fn DaemonSetSummary(
-    ds: DaemonSet,
-    desired: usize,
-    total: usize,
-    tolerations: Vec<String>,
-) -> impl IntoView {
-    let name = ds.metadata.name.clone().unwrap_or_default();
-    let ns = ds.metadata.namespace.clone().unwrap_or_default();
-    let selector = ds
-        .spec
-        .selector
-        .match_labels
+/// Per DaemonSet: where the controller should run pods (its verdicts) and its pods' tolerations.
+fn summary(v: &ClusterView) -> impl IntoView {
+    let desired = v
+        .nodes
         .iter()
-        .flatten()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(",");
-    let node_selector = ds
-        .spec
-        .template
-        .spec
-        .as_ref()
-        .and_then(|s| s.node_selector.as_ref())
-        .filter(|m| !m.is_empty())
-        .map(|m| {
-            m.iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(",")
+        .filter(|n| {
+            n.verdicts
+                .first()
+                .is_some_and(|(_, e)| e.decision.should_run)
         })
-        .unwrap_or_else(|| "<none>".into());
-    let strategy = ds
-        .spec
-        .update_strategy
-        .as_ref()
-        .and_then(|s| s.type_.clone())
-        .unwrap_or_default();
+        .count();
+    let total = v.nodes.len();
     view! {
-        <section class="ds" aria-label="DaemonSet">
-            <div class="ds-head">
-                <h2><span class="kind">"daemonset.apps/"</span>{name}</h2>
-                <span class="ns">"namespace " {ns}</span>
-            </div>
-            <div class="ds-body">
-                <div class="desired" data-testid="desired">
-                    <span class="big">{desired}</span>
-                    <span class="label">"DESIRED"</span>
-                    <span class="hint">{format!("of {total} nodes should run a pod")}</span>
-                </div>
-                <dl class="facts">
-                    <dt>"selector"</dt><dd><code>{selector}</code></dd>
-                    <dt>"node selector"</dt><dd><code>{node_selector}</code></dd>
-                    <dt>"update strategy"</dt><dd>{strategy}</dd>
-                    <dt>"tolerations of its pods"</dt>
-                    <dd>
-                        <ul class="tolerations">
-                            {tolerations.into_iter().map(|t| view! { <li><code>{t}</code></li> }).collect_view()}
-                        </ul>
-                    </dd>
-                </dl>
+        <section class="ds" aria-label="DaemonSet verdicts">
+            <div class="desired" data-testid="desired">
+                <span class="big">{desired}</span>
+                <span class="label">"SHOULD RUN"</span>
+                <span class="hint">{format!("of {total} nodes, by the controller's rules")}</span>
             </div>
         </section>
     }
 }
 
-fn role(node: &Node) -> &'static str {
-    let labels = node.metadata.labels.as_ref();
-    if labels.is_some_and(|l| l.contains_key("node-role.kubernetes.io/control-plane")) {
-        "control-plane"
-    } else {
-        "worker"
+#[component]
+fn CountersTable(view: Memo<ClusterView>) -> impl IntoView {
+    let row = |c: &Counters| {
+        view! {
+            <tr data-ds=c.name.clone()>
+                <td class="name">{c.name.clone()}</td>
+                <td data-col="desired">{c.desired}</td>
+                <td data-col="current">{c.current}</td>
+                <td data-col="ready">{c.ready}</td>
+                <td data-col="up-to-date">{c.up_to_date}</td>
+                <td data-col="available">{c.available}</td>
+                <td>{c.node_selector.clone()}</td>
+                <td data-col="misscheduled">{c.misscheduled}</td>
+                <td data-col="unavailable">{c.unavailable}</td>
+            </tr>
+        }
+    };
+    view! {
+        <section class="counters" aria-label="DaemonSet counters">
+            <table>
+                <thead><tr>
+                    <th>"NAME"</th><th>"DESIRED"</th><th>"CURRENT"</th><th>"READY"</th>
+                    <th>"UP-TO-DATE"</th><th>"AVAILABLE"</th><th>"NODE SELECTOR"</th>
+                    <th class="extra">"MISSCHEDULED"</th><th class="extra">"UNAVAILABLE"</th>
+                </tr></thead>
+                <tbody>{move || view.with(|v| v.daemon_sets.iter().map(row).collect_view())}</tbody>
+            </table>
+        </section>
     }
 }
 
+fn verdict_of(n: &NodeModel) -> Option<&NodeExplanation> {
+    n.verdicts.first().map(|(_, e)| e)
+}
+
 #[component]
-fn NodeCard(row: NodeRow) -> impl IntoView {
-    let NodeRow { node, explanation } = row;
-    let name = explanation.node.clone();
-    let runs = explanation.decision.should_run;
-    // No pods exist yet on this page, so the verdict is whether one is placed; whether an
-    // existing pod could stay (shouldContinueRunning) is told in the summary and the colour.
-    let (badge, decision) = if runs {
-        ("pod", "pod")
-    } else {
-        ("no pod", "no-pod")
+fn NodeCard(name: String, view: Memo<ClusterView>) -> impl IntoView {
+    let node = {
+        let name = name.clone();
+        Memo::new(move |_| view.with(|v| v.nodes.iter().find(|n| n.name == name).cloned()))
     };
-    let keeps = if explanation.decision.should_continue_running {
-        "yes"
-    } else {
-        "no"
-    };
-    let taints: Vec<String> = node
-        .spec
-        .as_ref()
-        .and_then(|s| s.taints.as_ref())
-        .into_iter()
-        .flatten()
-        .map(describe_taint)
-        .collect();
-    let labels: Vec<String> = node
-        .metadata
-        .labels
-        .iter()
-        .flatten()
-        .filter(|(k, _)| !k.starts_with("kubernetes.io/"))
-        .map(|(k, v)| {
-            if v.is_empty() {
-                k.clone()
-            } else {
-                format!("{k}={v}")
-            }
+    let decision = move || {
+        node.with(|n| match n.as_ref().and_then(verdict_of) {
+            Some(e) if e.decision.should_run => "pod",
+            _ => "no-pod",
         })
-        .collect();
-    let checks = explanation.checks.clone();
+    };
+    let keeps = move || {
+        node.with(|n| match n.as_ref().and_then(verdict_of) {
+            Some(e) if e.decision.should_continue_running => "yes",
+            _ => "no",
+        })
+    };
+    view! {
+        <article class="node" data-node=name.clone() data-decision=decision data-continue=keeps
+            aria-label=format!("node {name}")>
+            {move || node.get().map(|n| node_body(&n))}
+        </article>
+    }
+}
+
+fn node_body(n: &NodeModel) -> impl IntoView {
+    let verdict = verdict_of(n).cloned();
+    let badge = match &verdict {
+        Some(e) if e.decision.should_run => "pod",
+        _ => "no pod",
+    };
+    let badge_class = if badge == "pod" {
+        "badge pod"
+    } else {
+        "badge no-pod"
+    };
+    let not_ready = !n.status.starts_with("Ready");
+    view! {
+        <header>
+            <h3>{n.name.clone()}</h3>
+            <span class="role">{n.role}</span>
+            <span class=if not_ready { "status bad" } else { "status" }>{n.status.clone()}</span>
+            <span class=badge_class>{badge}</span>
+        </header>
+        <ul class="pods" aria-label="pods">
+            {n.pods.iter().map(pod_chip).collect_view()}
+        </ul>
+        {(!n.taints.is_empty()).then(|| view! {
+            <ul class="taints" aria-label="taints">
+                {n.taints.iter().map(|t| view! { <li><code>{t.clone()}</code></li> }).collect_view()}
+            </ul>
+        })}
+        {verdict.map(|e| explanation(&e))}
+    }
+}
+
+fn pod_chip(p: &PodChip) -> impl IntoView {
+    let class = format!(
+        "pod {} {}",
+        p.state.class(),
+        if p.current_revision {
+            "rev-new"
+        } else {
+            "rev-old"
+        }
+    );
+    let label = match p.grace_left {
+        Some(g) => format!("{} {:.0}s", p.state.as_str(), g.ceil()),
+        None => p.state.as_str().to_string(),
+    };
+    let title = format!(
+        "{} — {} — revision {}{}",
+        p.name,
+        p.state.as_str(),
+        p.revision_hash,
+        if p.current_revision {
+            " (current)"
+        } else {
+            " (old)"
+        }
+    );
+    view! {
+        <li class=class title=title.clone() aria-label=title>
+            <span class="pname">{p.name.clone()}</span>
+            <span class="pstate">{label}</span>
+        </li>
+    }
+}
+
+fn explanation(e: &NodeExplanation) -> impl IntoView {
+    let checks = e.checks.clone();
     let no_checks = checks.is_empty();
     view! {
-        <article class="node" data-node=name.clone() data-decision=decision data-continue=keeps aria-label=format!("node {name}")>
-            <header>
-                <h3>{name.clone()}</h3>
-                <span class="role">{role(&node)}</span>
-                <span class=format!("badge {decision}")>{badge}</span>
-            </header>
-            {(!labels.is_empty()).then(|| view! {
-                <ul class="labels" aria-label="labels">
-                    {labels.into_iter().map(|l| view! { <li><code>{l}</code></li> }).collect_view()}
-                </ul>
+        <p class="summary">{e.summary.clone()}</p>
+        <ul class="checks" aria-label="why">
+            {no_checks.then(|| view! {
+                <li class="pass"><span class="mark">"✓"</span>
+                    <span class="text">"no nodeSelector, no required affinity and no taints: nothing stands in the way"</span>
+                </li>
             })}
-            {(!taints.is_empty()).then(|| view! {
-                <ul class="taints" aria-label="taints">
-                    {taints.into_iter().map(|t| view! { <li><code>{t}</code></li> }).collect_view()}
-                </ul>
-            })}
-            <p class="summary">{explanation.summary.clone()}</p>
-            <ul class="checks" aria-label="why">
-                {no_checks.then(|| view! {
-                    <li class="pass"><span class="mark">"✓"</span>
-                        <span class="text">"no nodeSelector, no required affinity and no taints: nothing stands in the way"</span>
+            {checks.into_iter().map(|c| {
+                let cls = if c.passed { "pass" } else { "fail" };
+                let mark = if c.passed { "✓" } else { "✗" };
+                view! {
+                    <li class=cls>
+                        <span class="mark">{mark}</span>
+                        <span class="text"><b>{c.subject}</b>": "{c.detail}</span>
+                        <span class="rule">{c.rule}</span>
                     </li>
-                })}
-                {checks.into_iter().map(|c| {
-                    let cls = if c.passed { "pass" } else { "fail" };
-                    let mark = if c.passed { "✓" } else { "✗" };
-                    view! {
-                        <li class=cls>
-                            <span class="mark">{mark}</span>
-                            <span class="text"><b>{c.subject}</b>": "{c.detail}</span>
-                            <span class="rule">{c.rule}</span>
-                        </li>
-                    }
-                }).collect_view()}
-            </ul>
-        </article>
+                }
+            }).collect_view()}
+        </ul>
     }
 }

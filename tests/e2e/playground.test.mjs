@@ -1,0 +1,49 @@
+// The default preset plays in the browser: press Play and the DaemonSet settles at 4/4/4/4/4,
+// the counters `kubectl get ds` prints, with no console error on the way.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { BASE_URL, launchBrowser, openPage } from './support/browser.mjs';
+
+let browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const COLUMNS = ['desired', 'current', 'ready', 'up-to-date', 'available'];
+
+async function counters(page) {
+  const out = {};
+  for (const c of COLUMNS) {
+    out[c] = (await page.locator(`tr[data-ds="fluentd"] td[data-col="${c}"]`).textContent())?.trim();
+  }
+  return out;
+}
+
+test('the default preset plays and settles at 4/4/4/4/4', async () => {
+  const { page, problems } = await openPage(browser);
+  await page.goto(BASE_URL, { waitUntil: 'load' });
+  await page.getByRole('button', { name: 'Play' }).waitFor({ timeout: 30_000 });
+  await page.getByLabel('Speed').selectOption('8');
+  await page.getByRole('button', { name: 'Play' }).click();
+  const want = { desired: '4', current: '4', ready: '4', 'up-to-date': '4', available: '4' };
+  const deadline = Date.now() + 30_000;
+  let seen = await counters(page);
+  while (JSON.stringify(seen) !== JSON.stringify(want) && Date.now() < deadline) {
+    await page.waitForTimeout(200);
+    seen = await counters(page);
+  }
+  assert.deepEqual(seen, want);
+  // Every worker holds one Ready pod of the current revision; the control plane none.
+  for (const w of ['worker', 'worker2', 'worker3', 'worker4']) {
+    assert.equal(await page.locator(`article[data-node="${w}"] li.pod.ready.rev-new`).count(), 1, w);
+  }
+  assert.equal(await page.locator('article[data-node="control-plane"] li.pod').count(), 0);
+  const shots = new URL('./screenshots/', import.meta.url);
+  await mkdir(shots, { recursive: true });
+  await page.screenshot({ path: new URL('default-preset-settled.png', shots).pathname, fullPage: true });
+  assert.deepEqual(problems, []);
+});
