@@ -75,16 +75,51 @@ impl SyncError {
 pub(crate) struct NodeView {
     pub nodes: Vec<Arc<Node>>,
     pub should: Vec<ShouldRun>,
+    /// Node names strictly increase (the lister lists by name): a node-name-sorted map can
+    /// then be matched against the node list in one merge pass instead of a search per node.
+    sorted: bool,
 }
 
 impl NodeView {
     fn new(nodes: Vec<Arc<Node>>, ds: &DaemonSet) -> Self {
         let predicate = DaemonPodPredicate::new(ds);
         let should = nodes.iter().map(|n| predicate.evaluate(n)).collect();
-        NodeView { nodes, should }
+        let sorted = nodes
+            .windows(2)
+            .all(|w| Self::name(&w[0]) < Self::name(&w[1]));
+        NodeView {
+            nodes,
+            should,
+            sorted,
+        }
     }
 
-    fn iter(&self) -> impl Iterator<Item = (&Node, ShouldRun)> {
+    /// Each node's entry of `map` (`None`: no entry), in node-list order.
+    pub(crate) fn pods_per_node<'m>(
+        &self,
+        map: &'m NodeToDaemonPods,
+    ) -> Vec<Option<&'m [Arc<Pod>]>> {
+        if !self.sorted {
+            return self
+                .nodes
+                .iter()
+                .map(|n| map.get(Self::name(n)).map(Vec::as_slice))
+                .collect();
+        }
+        let mut entries = map.iter().peekable();
+        self.nodes
+            .iter()
+            .map(|n| {
+                let name = Self::name(n);
+                while entries.next_if(|(k, _)| k.as_str() < name).is_some() {}
+                entries
+                    .next_if(|(k, _)| k.as_str() == name)
+                    .map(|(_, v)| v.as_slice())
+            })
+            .collect()
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Node, ShouldRun)> {
         self.nodes
             .iter()
             .map(|n| &**n)
@@ -535,7 +570,7 @@ impl DaemonSetsController {
                 ds.metadata.name.as_deref().unwrap_or("")
             ))
         })?;
-        let mut map = NodeToDaemonPods::new();
+        let mut targeted: Vec<(&str, &Arc<Pod>)> = Vec::with_capacity(claimed.len());
         for pod in claimed {
             if !include_deleted_terminal
                 && is_pod_terminal(pod)
@@ -546,14 +581,19 @@ impl DaemonSetsController {
             let Ok(node) = get_target_node_name(pod) else {
                 continue; // R-MAP-1: skipped silently
             };
-            match map.get_mut(node) {
-                Some(v) => v.push(pod.clone()),
-                None => {
-                    map.insert(node.to_string(), vec![pod.clone()]);
-                }
+            targeted.push((node, pod));
+        }
+        // Group by node keeping each node's pods in claim order (the sort is stable), then
+        // build the tree in bulk from sorted keys.
+        targeted.sort_by(|a, b| a.0.cmp(b.0));
+        let mut grouped: Vec<(String, Vec<Arc<Pod>>)> = Vec::with_capacity(targeted.len());
+        for (node, pod) in targeted {
+            match grouped.last_mut() {
+                Some((last, pods)) if last.as_str() == node => pods.push(pod.clone()),
+                _ => grouped.push((node.to_string(), vec![pod.clone()])),
             }
         }
-        let map = Arc::new(map);
+        let map: Arc<NodeToDaemonPods> = Arc::new(grouped.into_iter().collect());
         if self.syncing {
             self.map_memo = Some((self.writes, include_deleted_terminal, map.clone()));
         }
@@ -575,24 +615,32 @@ impl DaemonSetsController {
         let mut nodes_needing_pods: Vec<String> = Vec::new();
         let mut pods_to_delete: Vec<String> = Vec::new();
         let surge = allows_surge(ds);
-        for (node, should) in nodes.iter() {
+        // One scratch list for every node's running pods (no allocation per node).
+        let mut running = Vec::new();
+        for ((node, should), daemon_pods) in nodes.iter().zip(nodes.pods_per_node(&map)) {
             self.pods_should_be_on_node(
                 c,
                 node,
                 should,
-                &map,
+                daemon_pods,
                 ds,
                 hash,
                 surge,
                 now,
+                &mut running,
                 &mut nodes_needing_pods,
                 &mut pods_to_delete,
             );
         }
-        // R-NODE-1: unscheduled pods targeting nodes that do not exist.
-        let known: std::collections::HashSet<&str> =
-            nodes.nodes.iter().map(|n| NodeView::name(n)).collect();
+        // R-NODE-1: unscheduled pods targeting nodes that do not exist. (The node-name set is
+        // built only if some entry holds an unscheduled pod.)
+        let mut known: Option<std::collections::HashSet<&str>> = None;
         for (node, pods) in map.iter() {
+            if pods.iter().all(|p| !pod_node_name(p).is_empty()) {
+                continue;
+            }
+            let known = known
+                .get_or_insert_with(|| nodes.nodes.iter().map(|n| NodeView::name(n)).collect());
             if known.contains(node.as_str()) {
                 continue;
             }
@@ -607,23 +655,23 @@ impl DaemonSetsController {
 
     /// R-MAN-1..7 `podsShouldBeOnNode`.
     #[allow(clippy::too_many_arguments)]
-    fn pods_should_be_on_node<C: Client + ?Sized>(
+    fn pods_should_be_on_node<'m, C: Client + ?Sized>(
         &mut self,
         c: &mut C,
         node: &Node,
         should: ShouldRun,
-        map: &NodeToDaemonPods,
+        daemon_pods: Option<&'m [Arc<Pod>]>,
         ds: &DaemonSet,
         hash: &str,
         surge: bool,
         now: Timestamp,
+        running: &mut Vec<&'m Arc<Pod>>,
         nodes_needing_pods: &mut Vec<String>,
         pods_to_delete: &mut Vec<String>,
     ) {
         let node_name = NodeView::name(node);
-        let daemon_pods = map.get(node_name);
         let exists = daemon_pods.is_some();
-        let daemon_pods: &[Arc<Pod>] = daemon_pods.map(|v| v.as_slice()).unwrap_or(&[]);
+        let daemon_pods: &[Arc<Pod>] = daemon_pods.unwrap_or(&[]);
         let ns = ds.metadata.namespace.as_deref().unwrap_or("");
         let ds_name = ds.metadata.name.as_deref().unwrap_or("");
 
@@ -634,7 +682,7 @@ impl DaemonSetsController {
         }
         if should.should_continue_running {
             // R-MAN-3
-            let mut running: Vec<&Arc<Pod>> = Vec::new();
+            running.clear();
             for pod in daemon_pods {
                 if pod.metadata.deletion_timestamp.is_some() {
                     continue;
@@ -702,7 +750,7 @@ impl DaemonSetsController {
             running.sort_by(|a, b| by_creation_timestamp_and_phase(a, b));
             let mut oldest_new: Option<&Arc<Pod>> = None;
             let mut oldest_old: Option<&Arc<Pod>> = None;
-            for pod in running {
+            for &pod in running.iter() {
                 let is_new = pod
                     .metadata
                     .labels
@@ -853,8 +901,8 @@ impl DaemonSetsController {
         let generation = get_template_generation(ds).unwrap_or(None);
         let mrs = min_ready_seconds(ds);
         let mut s = StatusCounts::default();
-        for (node, should) in nodes.iter() {
-            let pods = map.get(NodeView::name(node)).filter(|p| !p.is_empty());
+        for ((_, should), pods) in nodes.iter().zip(nodes.pods_per_node(&map)) {
+            let pods = pods.filter(|p| !p.is_empty());
             if should.should_run {
                 s.desired_number_scheduled += 1;
                 let Some(pods) = pods else { continue };

@@ -287,7 +287,7 @@ impl<'a> DaemonPodPredicate<'a> {
         let summary = match (decision.should_run, decision.should_continue_running) {
             (true, _) => "runs a daemon pod: every check passes".to_string(),
             (false, true) => {
-                "no new pod (an untolerated NoSchedule taint), but an existing pod may keep running"
+                "no pod is placed here: a NoSchedule taint is not tolerated (a pod already running here would be left alone)"
                     .to_string()
             }
             (false, false) if !selected => {

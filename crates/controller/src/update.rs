@@ -4,7 +4,6 @@
 use k8s_openapi::api::apps::v1::DaemonSet;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::Timestamp;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::client::Client;
@@ -78,19 +77,27 @@ impl DaemonSetsController {
         now: Timestamp,
     ) -> Result<(), SyncError> {
         let map = self.get_nodes_to_daemon_pods(c, ds, false, now)?;
-        // R-RU-1: every desired node gets an entry, empty if it has no pods.
-        let mut entries: BTreeMap<&str, &[Arc<Pod>]> = map
+        // R-RU-1: every desired node gets an entry, empty if it has no pods. Entries are in
+        // node-name order (R-SIM-1), one per name.
+        let mut entries: Vec<(&str, &[Arc<Pod>])> = map
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_slice()))
             .collect();
         let mut desired = 0;
-        for (node, should) in nodes.nodes.iter().zip(nodes.should.iter()) {
+        let mut without_pods = false;
+        for ((node, should), pods) in nodes.iter().zip(nodes.pods_per_node(&map)) {
             if should.should_run {
                 desired += 1;
-                entries
-                    .entry(node.metadata.name.as_deref().unwrap_or(""))
-                    .or_insert(&[]);
+                if pods.is_none() {
+                    without_pods = true;
+                    entries.push((node.metadata.name.as_deref().unwrap_or(""), &[]));
+                }
             }
+        }
+        if without_pods {
+            // Stable: a name listed twice keeps its first entry (the map's, if it has one).
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            entries.dedup_by(|later, first| later.0 == first.0);
         }
         let (max_surge, max_unavailable, desired) = updated_desired_node_counts(ds, desired)?;
         let generation = get_template_generation(ds).unwrap_or(None);
@@ -102,7 +109,7 @@ impl DaemonSetsController {
             let mut num_unavailable = 0;
             let mut allowed_replacements: Vec<String> = Vec::new();
             let mut candidates: Vec<String> = Vec::new();
-            for pods in entries.values() {
+            for &(_, pods) in &entries {
                 let Some(found) = find_updated_pods_on_node(pods, hash, generation) else {
                     num_unavailable += 1;
                     continue;
@@ -140,7 +147,7 @@ impl DaemonSetsController {
         let mut num_surge = 0;
         let mut num_available = 0;
         let predicate = crate::predicates::DaemonPodPredicate::new(ds);
-        for (&node_name, pods) in entries.iter() {
+        for &(node_name, pods) in &entries {
             let Some(found) = find_updated_pods_on_node(pods, hash, generation) else {
                 num_surge += 1;
                 continue;

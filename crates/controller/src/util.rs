@@ -188,12 +188,22 @@ pub fn is_pod_updated(pod: &Pod, hash: &str, template_generation: Option<i64>) -
         && labels
             .and_then(|l| l.get(CONTROLLER_REVISION_HASH_LABEL))
             .is_some_and(|h| h == hash);
-    let template_matches = template_generation.is_some_and(|g| {
-        labels
-            .and_then(|l| l.get(POD_TEMPLATE_GENERATION_LABEL))
-            .is_some_and(|v| *v == g.to_string())
-    });
-    hash_matches || template_matches
+    hash_matches
+        || template_generation.is_some_and(|g| {
+            labels
+                .and_then(|l| l.get(POD_TEMPLATE_GENERATION_LABEL))
+                .is_some_and(|v| is_decimal_of(v, g))
+        })
+}
+
+/// `s == g.to_string()`, without allocating (this runs per pod, several times per sync).
+fn is_decimal_of(s: &str, g: i64) -> bool {
+    use std::io::Write;
+    let mut buf = [0u8; 20]; // i64::MIN is 20 characters
+    let mut w = &mut buf[..];
+    write!(w, "{g}").expect("an i64 fits in 20 bytes");
+    let len = 20 - w.len();
+    s.as_bytes() == &buf[..len]
 }
 
 /// `intstr.GetScaledValueFromIntOrPercent` with round-up (R-RU-2).
@@ -265,4 +275,26 @@ pub fn unavailable_count(ds: &DaemonSet, number_to_schedule: i32) -> Result<i32,
 /// R-RU-2 `AllowsSurge`: maxSurge resolved against 1 is non-zero.
 pub fn allows_surge(ds: &DaemonSet) -> bool {
     matches!(surge_count(ds, 1), Ok(n) if n != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_decimal_of;
+
+    #[test]
+    fn is_decimal_of_matches_to_string() {
+        for g in [0, 1, -1, 7, 10, 42, -300, i64::MAX, i64::MIN] {
+            assert!(is_decimal_of(&g.to_string(), g), "{g}");
+        }
+        for (s, g) in [
+            ("01", 1),
+            ("+1", 1),
+            ("-0", 0),
+            ("", 0),
+            ("1 ", 1),
+            ("12", 1),
+        ] {
+            assert!(!is_decimal_of(s, g), "{s:?} vs {g}");
+        }
+    }
 }
