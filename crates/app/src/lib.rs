@@ -142,7 +142,7 @@ pub fn Playground(playback: Playback) -> impl IntoView {
                 <span class="clock" data-testid="clock">"t = " {move || view_model.with(|v| v.elapsed.clone())}</span>
             </section>
             <CountersTable view=view_model/>
-            {move || view_model.with(|v| summary(v))}
+            {move || view_model.with(summary)}
             <section class="nodes" aria-label="Nodes">
                 <For each=move || view_model.get().nodes key=|n| n.name.clone() let:node>
                     <NodeCard name=node.name.clone() view=view_model/>
