@@ -248,6 +248,12 @@ impl Client for ControllerClient<'_> {
         Ok(self.store.delete_revision(namespace, name)?)
     }
 
+    /// The cache is borrowed immutably for the whole sync and changes only when the informer
+    /// delivers watch events, between syncs.
+    fn caches_see_own_writes(&self) -> bool {
+        false
+    }
+
     fn record_event(&mut self, event: RecordedEvent) {
         let involved = match self.store.daemon_set(&event.namespace, &event.daemon_set) {
             Some(ds) => reference("DaemonSet", "apps/v1", &ds.metadata),

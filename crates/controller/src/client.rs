@@ -125,4 +125,11 @@ pub trait Client: Listers {
     fn observes_synchronously(&self) -> bool {
         false
     }
+    /// Whether the controller's own writes can show up in the [`Listers`] during the sync that
+    /// issued them. True (the safe answer) for upstream's unit-test fakes; a driver whose caches
+    /// are a snapshot that only watch events change, between syncs, answers false, which lets
+    /// the controller reuse what it derived from the caches across its own writes.
+    fn caches_see_own_writes(&self) -> bool {
+        true
+    }
 }

@@ -22,16 +22,16 @@ use crate::keys::{
     FAILED_POD_BACKOFF_INITIAL, FAILED_POD_BACKOFF_MAX, SLOW_START_INITIAL_BATCH_SIZE,
     STATUS_UPDATE_RETRIES,
 };
+use crate::pod_facts::{Phase, PodFacts};
 use crate::pod_util::{
-    by_creation_timestamp_and_phase, is_pod_available, is_pod_ready, is_pod_terminal,
-    node_name as pod_node_name, phase,
+    by_creation_timestamp_and_phase, is_pod_available, is_pod_ready, node_name as pod_node_name,
 };
 use crate::predicates::{DaemonPodPredicate, ShouldRun};
 use crate::queue::WorkQueue;
 use crate::selectors::Selector;
 use crate::util::{
     allows_surge, create_pod_template, get_target_node_name, get_template_generation,
-    is_pod_updated, replace_daemon_set_pod_node_name_node_affinity,
+    replace_daemon_set_pod_node_name_node_affinity,
 };
 
 /// Claimed pods grouped by target node name (R-MAP-1). Sorted by node name (R-SIM-1).
@@ -131,6 +131,16 @@ impl NodeView {
     }
 }
 
+/// A pod map built during the current sync, and when.
+#[derive(Debug, Clone)]
+struct MapMemo {
+    /// `DaemonSetsController::writes` once the map was built.
+    writes: u64,
+    /// The claim that built the map adopted or released something.
+    claim_wrote: bool,
+    map: Arc<NodeToDaemonPods>,
+}
+
 /// The status counters of R-ST-1..5.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StatusCounts {
@@ -153,7 +163,10 @@ pub struct DaemonSetsController {
     pub burst_replicas: usize,
     /// Pod writes issued so far; a change invalidates the per-sync pod map.
     pub(crate) writes: u64,
-    map_memo: Option<(u64, bool, Arc<NodeToDaemonPods>)>,
+    /// The per-sync pod map, one slot per `include_deleted_terminal` (false, true).
+    map_memo: [Option<MapMemo>; 2],
+    /// Per DaemonSet key, what its pods' objects said when last read (a cache across syncs).
+    pub(crate) pod_facts: BTreeMap<String, PodFacts>,
     /// Inside `sync_daemon_set`: only then is the pod map memoised.
     syncing: bool,
 }
@@ -164,7 +177,7 @@ impl Default for DaemonSetsController {
     }
 }
 
-fn ds_key(ds: &DaemonSet) -> String {
+pub(crate) fn ds_key(ds: &DaemonSet) -> String {
     format!(
         "{}/{}",
         ds.metadata.namespace.as_deref().unwrap_or(""),
@@ -195,7 +208,8 @@ impl DaemonSetsController {
             queue: WorkQueue::default(),
             burst_replicas: BURST_REPLICAS,
             writes: 0,
-            map_memo: None,
+            map_memo: [None, None],
+            pod_facts: BTreeMap::new(),
             syncing: false,
         }
     }
@@ -444,11 +458,11 @@ impl DaemonSetsController {
         key: &str,
         now: Timestamp,
     ) -> Result<(), SyncError> {
-        self.map_memo = None;
+        self.map_memo = [None, None];
         self.syncing = true;
         let result = self.sync_inner(c, key, now);
         self.syncing = false;
-        self.map_memo = None;
+        self.map_memo = [None, None];
         result
     }
 
@@ -463,6 +477,7 @@ impl DaemonSetsController {
         };
         let Some(ds) = c.daemon_set(ns, name) else {
             self.expectations.delete(key);
+            self.pod_facts.remove(key);
             return Ok(());
         };
         let nodes = NodeView::new(c.nodes(), &ds);
@@ -533,13 +548,32 @@ impl DaemonSetsController {
         let mut cm = ControllerRefManager::new(ds, selector);
         let mut claimed = Vec::with_capacity(pods.len());
         let mut errors = Vec::new();
+        // An answer that needed no API call depends only on the pod object and the DS's
+        // identity, namespace, deletion state and selector (`begin_claim` checks those): it is
+        // remembered per pod object instead of re-reading owner references and labels.
+        let facts = self.pod_facts.entry(ds_key(ds)).or_default();
+        facts.begin_claim(ds);
         for pod in pods {
+            if let Some(known) = facts.claimed(pod) {
+                if known {
+                    claimed.push(pod);
+                }
+                continue;
+            }
+            let writes = cm.writes;
             match cm.claim_object(c, &pod.metadata, ClaimKind::Pod) {
-                Ok(true) => claimed.push(pod),
-                Ok(false) => {}
+                Ok(ours) => {
+                    if cm.writes == writes {
+                        facts.remember_claim(pod, ours);
+                    }
+                    if ours {
+                        claimed.push(pod);
+                    }
+                }
                 Err(e) => errors.push(SyncError::Message(e)),
             }
         }
+        facts.end_claim();
         self.writes += cm.writes as u64;
         SyncError::aggregate(errors)?;
         Ok(claimed)
@@ -557,11 +591,17 @@ impl DaemonSetsController {
         include_deleted_terminal: bool,
         _now: Timestamp,
     ) -> Result<Arc<NodeToDaemonPods>, SyncError> {
-        if let Some((writes, incl, map)) = self.map_memo.as_ref().filter(|_| self.syncing) {
-            if *writes == self.writes && *incl == include_deleted_terminal {
-                return Ok(map.clone());
+        let slot = include_deleted_terminal as usize;
+        if let Some(memo) = self.map_memo[slot].as_ref().filter(|_| self.syncing) {
+            // Unchanged caches give the same claim and map. They are unchanged if no pod write
+            // was issued since, or if our writes cannot reach them during this sync and the
+            // claim that built the map wrote nothing (re-claiming would then write nothing
+            // either): one map per sync in a real cluster instead of one per phase.
+            if memo.writes == self.writes || (!memo.claim_wrote && !c.caches_see_own_writes()) {
+                return Ok(memo.map.clone());
             }
         }
+        let writes_before = self.writes;
         let ns = ds.metadata.namespace.as_deref().unwrap_or("");
         let pods = c.pods(ns);
         let claimed = self.claim_pods(c, ds, &pods).map_err(|e| {
@@ -571,11 +611,10 @@ impl DaemonSetsController {
             ))
         })?;
         let mut targeted: Vec<(&str, &Arc<Pod>)> = Vec::with_capacity(claimed.len());
+        let facts = self.pod_facts.entry(ds_key(ds)).or_default();
         for pod in claimed {
-            if !include_deleted_terminal
-                && is_pod_terminal(pod)
-                && pod.metadata.deletion_timestamp.is_some()
-            {
+            // Phase and deletion state from the remembered facts (`is_pod_terminal`).
+            if !include_deleted_terminal && facts.phase(pod).is_terminal() && facts.deleting(pod) {
                 continue;
             }
             let Ok(node) = get_target_node_name(pod) else {
@@ -583,11 +622,24 @@ impl DaemonSetsController {
             };
             targeted.push((node, pod));
         }
-        // Group by node keeping each node's pods in claim order (the sort is stable), then
-        // build the tree in bulk from sorted keys.
-        targeted.sort_by(|a, b| a.0.cmp(b.0));
+        // Group by node keeping each node's pods in claim order, then build the tree in bulk
+        // from sorted keys. Each comparison of two names reads both from the heap (a cache
+        // miss each, at thousands of pods), so the sort compares a 16-byte prefix held in the
+        // sort vector first (where prefixes differ their order is the names' order) and the
+        // names only on equal prefixes; the claim position breaks full ties, which gives the
+        // stable sort's order.
+        let mut order: Vec<(u128, usize)> = targeted
+            .iter()
+            .enumerate()
+            .map(|(i, (node, _))| (name_prefix(node), i))
+            .collect();
+        order.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| targeted[a.1].0.cmp(targeted[b.1].0))
+                .then(a.1.cmp(&b.1))
+        });
         let mut grouped: Vec<(String, Vec<Arc<Pod>>)> = Vec::with_capacity(targeted.len());
-        for (node, pod) in targeted {
+        for (node, pod) in order.into_iter().map(|(_, i)| targeted[i]) {
             match grouped.last_mut() {
                 Some((last, pods)) if last.as_str() == node => pods.push(pod.clone()),
                 _ => grouped.push((node.to_string(), vec![pod.clone()])),
@@ -595,7 +647,11 @@ impl DaemonSetsController {
         }
         let map: Arc<NodeToDaemonPods> = Arc::new(grouped.into_iter().collect());
         if self.syncing {
-            self.map_memo = Some((self.writes, include_deleted_terminal, map.clone()));
+            self.map_memo[slot] = Some(MapMemo {
+                writes: self.writes,
+                claim_wrote: self.writes != writes_before,
+                map: map.clone(),
+            });
         }
         Ok(map)
     }
@@ -617,9 +673,13 @@ impl DaemonSetsController {
         let surge = allows_surge(ds);
         // One scratch list for every node's running pods (no allocation per node).
         let mut running = Vec::new();
+        // The remembered per-pod facts, out of `self` for the loop (which claims nothing).
+        let facts_key = ds_key(ds);
+        let mut facts = self.pod_facts.remove(&facts_key).unwrap_or_default();
         for ((node, should), daemon_pods) in nodes.iter().zip(nodes.pods_per_node(&map)) {
             self.pods_should_be_on_node(
                 c,
+                &mut facts,
                 node,
                 should,
                 daemon_pods,
@@ -632,6 +692,7 @@ impl DaemonSetsController {
                 &mut pods_to_delete,
             );
         }
+        self.pod_facts.insert(facts_key, facts);
         // R-NODE-1: unscheduled pods targeting nodes that do not exist. (The node-name set is
         // built only if some entry holds an unscheduled pod.)
         let mut known: Option<std::collections::HashSet<&str>> = None;
@@ -658,6 +719,7 @@ impl DaemonSetsController {
     fn pods_should_be_on_node<'m, C: Client + ?Sized>(
         &mut self,
         c: &mut C,
+        facts: &mut PodFacts,
         node: &Node,
         should: ShouldRun,
         daemon_pods: Option<&'m [Arc<Pod>]>,
@@ -684,12 +746,12 @@ impl DaemonSetsController {
             // R-MAN-3
             running.clear();
             for pod in daemon_pods {
-                if pod.metadata.deletion_timestamp.is_some() {
+                if facts.deleting(pod) {
                     continue;
                 }
                 let pod_name = pod.metadata.name.as_deref().unwrap_or("");
-                match phase(pod) {
-                    "Failed" => {
+                match facts.phase(pod) {
+                    Phase::Failed => {
                         // R-MAN-4
                         let key = failed_pods_backoff_key(ds, node_name);
                         if self
@@ -713,7 +775,7 @@ impl DaemonSetsController {
                         });
                         pods_to_delete.push(pod_name.to_string());
                     }
-                    "Succeeded" => {
+                    Phase::Succeeded => {
                         c.record_event(RecordedEvent {
                             namespace: ns.to_string(),
                             daemon_set: ds_name.to_string(),
@@ -726,7 +788,7 @@ impl DaemonSetsController {
                         });
                         pods_to_delete.push(pod_name.to_string());
                     }
-                    _ => running.push(pod),
+                    Phase::Other => running.push(pod),
                 }
             }
             if !surge {
@@ -778,7 +840,7 @@ impl DaemonSetsController {
         if exists {
             // R-MAN-2
             for pod in daemon_pods {
-                if pod.metadata.deletion_timestamp.is_none() {
+                if !facts.deleting(pod) {
                     pods_to_delete.push(pod.metadata.name.clone().unwrap_or_default());
                 }
             }
@@ -901,6 +963,8 @@ impl DaemonSetsController {
         let generation = get_template_generation(ds).unwrap_or(None);
         let mrs = min_ready_seconds(ds);
         let mut s = StatusCounts::default();
+        // Readiness and updated-ness come from the remembered per-pod facts (same rules).
+        let facts = self.pod_facts.entry(ds_key(ds)).or_default();
         for ((_, should), pods) in nodes.iter().zip(nodes.pods_per_node(&map)) {
             let pods = pods.filter(|p| !p.is_empty());
             if should.should_run {
@@ -913,13 +977,13 @@ impl DaemonSetsController {
                 else {
                     continue;
                 };
-                if is_pod_ready(pod) {
+                if facts.ready(pod) {
                     s.number_ready += 1;
-                    if is_pod_available(pod, mrs, now) {
+                    if facts.available(pod, mrs, now) {
                         s.number_available += 1;
                     }
                 }
-                if is_pod_updated(pod, hash, generation) {
+                if facts.updated(pod, hash, generation) {
                     s.updated_number_scheduled += 1;
                 }
             } else if pods.is_some() {
@@ -953,6 +1017,15 @@ impl DaemonSetsController {
         }
         Ok(())
     }
+}
+
+/// The first 16 bytes of `name`, zero-padded, as a big-endian number: two names whose
+/// prefixes differ compare as their prefixes do.
+fn name_prefix(name: &str) -> u128 {
+    let mut bytes = [0u8; 16];
+    let n = name.len().min(16);
+    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
+    u128::from_be_bytes(bytes)
 }
 
 /// R-EVT-8 `shouldIgnoreNodeUpdate`: only label and taint changes matter.

@@ -32,6 +32,7 @@ pub mod daemon_controller;
 pub mod expectations;
 pub mod history;
 pub mod keys;
+mod pod_facts;
 pub mod pod_util;
 pub mod predicates;
 pub mod queue;

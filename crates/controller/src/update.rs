@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use crate::client::Client;
 use crate::daemon_controller::{DaemonSetsController, NodeView, SyncError};
-use crate::pod_util::is_pod_available;
 use crate::util::{get_template_generation, is_pod_updated, surge_count, unavailable_count};
 
 /// What `findUpdatedPodsOnNode` found on one node.
@@ -24,6 +23,15 @@ pub fn find_updated_pods_on_node<'a>(
     hash: &str,
     generation: Option<i64>,
 ) -> Option<NodePods<'a>> {
+    find_updated_pods_on_node_by(pods, |pod| is_pod_updated(pod, hash, generation))
+}
+
+/// `find_updated_pods_on_node` with the updated test supplied (the controller answers it from
+/// its remembered per-pod facts).
+fn find_updated_pods_on_node_by<'a>(
+    pods: &'a [Arc<Pod>],
+    mut updated: impl FnMut(&Arc<Pod>) -> bool,
+) -> Option<NodePods<'a>> {
     let mut found = NodePods {
         new_pod: None,
         old_pod: None,
@@ -32,7 +40,7 @@ pub fn find_updated_pods_on_node<'a>(
         if pod.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        let slot = if is_pod_updated(pod, hash, generation) {
+        let slot = if updated(pod) {
             &mut found.new_pod
         } else {
             &mut found.old_pod
@@ -102,7 +110,14 @@ impl DaemonSetsController {
         let (max_surge, max_unavailable, desired) = updated_desired_node_counts(ds, desired)?;
         let generation = get_template_generation(ds).unwrap_or(None);
         let mrs = ds.spec.min_ready_seconds.unwrap_or(0);
-        let available = |p: &Pod| is_pod_available(p, mrs, now);
+        // Updated-ness and availability come from the remembered per-pod facts (same rules).
+        let facts = self
+            .pod_facts
+            .entry(crate::daemon_controller::ds_key(ds))
+            .or_default();
+        let facts = std::cell::RefCell::new(facts);
+        let available = |p: &Pod| facts.borrow_mut().available(p, mrs, now);
+        let updated = |p: &Arc<Pod>| facts.borrow_mut().updated(p, hash, generation);
 
         if max_surge == 0 {
             // R-RU-6..8
@@ -110,7 +125,7 @@ impl DaemonSetsController {
             let mut allowed_replacements: Vec<String> = Vec::new();
             let mut candidates: Vec<String> = Vec::new();
             for &(_, pods) in &entries {
-                let Some(found) = find_updated_pods_on_node(pods, hash, generation) else {
+                let Some(found) = find_updated_pods_on_node_by(pods, updated) else {
                     num_unavailable += 1;
                     continue;
                 };
@@ -148,7 +163,7 @@ impl DaemonSetsController {
         let mut num_available = 0;
         let predicate = crate::predicates::DaemonPodPredicate::new(ds);
         for &(node_name, pods) in &entries {
-            let Some(found) = find_updated_pods_on_node(pods, hash, generation) else {
+            let Some(found) = find_updated_pods_on_node_by(pods, updated) else {
                 num_surge += 1;
                 continue;
             };

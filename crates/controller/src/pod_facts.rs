@@ -1,0 +1,229 @@
+//! Per-pod facts remembered across syncs (a performance cache; it decides nothing itself).
+//!
+//! A cache hands out the same `Arc<Pod>` until the pod changes (a change stores a new object),
+//! so whatever the controller derives from one pod object alone, or from it and inputs that
+//! are checked to be unchanged, need not be read from the pod again. At thousands of pods most
+//! of a sync's time went to cache misses reading each pod's labels, owner references and
+//! conditions (scattered over the heap) in claim, status and rolling update; a lookup by
+//! address reads one compact entry instead.
+//!
+//! Each entry holds its `Arc`, so the address cannot be reused by another pod while the entry
+//! lives; entries for pods that left the cache are dropped after each full claim.
+
+use k8s_openapi::api::apps::v1::DaemonSet;
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use k8s_openapi::jiff::Timestamp;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::pod_util::{is_pod_available, is_pod_ready, ready_condition};
+use crate::util::is_pod_updated;
+
+/// Hashes a pod address (already unique; SipHash would cost more than the lookup saves).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64 >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// What one DaemonSet's claim depends on besides the pod (see `ControllerRefManager`).
+#[derive(Debug, Clone, PartialEq)]
+struct ClaimKey {
+    uid: Option<String>,
+    namespace: Option<String>,
+    deleting: bool,
+    selector: LabelSelector,
+}
+
+impl ClaimKey {
+    fn of(ds: &DaemonSet) -> Self {
+        ClaimKey {
+            uid: ds.metadata.uid.clone(),
+            namespace: ds.metadata.namespace.clone(),
+            deleting: ds.metadata.deletion_timestamp.is_some(),
+            selector: ds.spec.selector.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    /// Held, never read: keeps the address from being reused while the entry lives.
+    _pod: Arc<Pod>,
+    /// The last claim pass that saw the pod.
+    epoch: u64,
+    /// `claim_object`'s answer when it needed no API call (valid for `claim_key`).
+    claimed: Option<bool>,
+    /// `is_pod_updated` (valid for `update_key`).
+    updated: Option<bool>,
+    /// R-AVL-1 inputs: the Ready condition is True, and since when.
+    ready: bool,
+    ready_since: Option<Timestamp>,
+    /// The phase, as far as the controller distinguishes it.
+    phase: Phase,
+    /// Has a deletionTimestamp.
+    deleting: bool,
+}
+
+/// `status.phase` as far as the controller distinguishes it (R-MAN-4/5, `IsPodTerminal`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    Failed,
+    Succeeded,
+    Other,
+}
+
+impl Phase {
+    pub(crate) fn of(pod: &Pod) -> Phase {
+        match crate::pod_util::phase(pod) {
+            "Failed" => Phase::Failed,
+            "Succeeded" => Phase::Succeeded,
+            _ => Phase::Other,
+        }
+    }
+
+    /// `IsPodTerminal`.
+    pub(crate) fn is_terminal(self) -> bool {
+        self != Phase::Other
+    }
+}
+
+/// The facts of one DaemonSet's pods.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PodFacts {
+    entries: HashMap<usize, Entry, BuildHasherDefault<AddressHasher>>,
+    claim_key: Option<ClaimKey>,
+    update_key: Option<(String, Option<i64>)>,
+    epoch: u64,
+}
+
+fn address(pod: &Arc<Pod>) -> usize {
+    Arc::as_ptr(pod) as usize
+}
+
+impl PodFacts {
+    /// Starts a claim pass for `ds`: claim answers for another DaemonSet identity, namespace,
+    /// deletion state or selector are forgotten.
+    pub(crate) fn begin_claim(&mut self, ds: &DaemonSet) {
+        let key = ClaimKey::of(ds);
+        if self.claim_key.as_ref() != Some(&key) {
+            self.entries.values_mut().for_each(|e| e.claimed = None);
+            self.claim_key = Some(key);
+        }
+        self.epoch += 1;
+    }
+
+    fn entry(&mut self, pod: &Arc<Pod>) -> &mut Entry {
+        let epoch = self.epoch;
+        let e = self.entries.entry(address(pod)).or_insert_with(|| {
+            let cond = ready_condition(pod);
+            Entry {
+                _pod: pod.clone(),
+                epoch,
+                claimed: None,
+                updated: None,
+                ready: cond.is_some_and(|c| c.status == "True"),
+                ready_since: cond.and_then(|c| c.last_transition_time.as_ref().map(|t| t.0)),
+                phase: Phase::of(pod),
+                deleting: pod.metadata.deletion_timestamp.is_some(),
+            }
+        });
+        e.epoch = epoch;
+        e
+    }
+
+    /// The remembered claim answer for `pod`, marking it seen in this pass.
+    pub(crate) fn claimed(&mut self, pod: &Arc<Pod>) -> Option<bool> {
+        self.entry(pod).claimed
+    }
+
+    /// Remembers a claim answer that needed no API call.
+    pub(crate) fn remember_claim(&mut self, pod: &Arc<Pod>, claimed: bool) {
+        self.entry(pod).claimed = Some(claimed);
+    }
+
+    /// Ends a claim pass over every pod of the namespace: forgets pods it did not see.
+    pub(crate) fn end_claim(&mut self) {
+        let epoch = self.epoch;
+        self.entries.retain(|_, e| e.epoch == epoch);
+    }
+
+    /// The entry of a pod seen by a claim pass (pods that reach status and rolling update
+    /// were); `None` for any other pod, which is then read directly.
+    fn seen(&mut self, pod: &Pod) -> Option<&mut Entry> {
+        self.entries.get_mut(&(pod as *const Pod as usize))
+    }
+
+    /// `is_pod_updated(pod, hash, generation)`.
+    pub(crate) fn updated(&mut self, pod: &Pod, hash: &str, generation: Option<i64>) -> bool {
+        if self
+            .update_key
+            .as_ref()
+            .is_none_or(|(h, g)| h != hash || *g != generation)
+        {
+            self.entries.values_mut().for_each(|e| e.updated = None);
+            self.update_key = Some((hash.to_string(), generation));
+        }
+        match self.seen(pod) {
+            Some(e) => *e
+                .updated
+                .get_or_insert_with(|| is_pod_updated(pod, hash, generation)),
+            None => is_pod_updated(pod, hash, generation),
+        }
+    }
+
+    /// The pod's phase.
+    pub(crate) fn phase(&mut self, pod: &Pod) -> Phase {
+        match self.seen(pod) {
+            Some(e) => e.phase,
+            None => Phase::of(pod),
+        }
+    }
+
+    /// Whether the pod has a deletionTimestamp.
+    pub(crate) fn deleting(&mut self, pod: &Pod) -> bool {
+        match self.seen(pod) {
+            Some(e) => e.deleting,
+            None => pod.metadata.deletion_timestamp.is_some(),
+        }
+    }
+
+    /// `is_pod_ready(pod)`.
+    pub(crate) fn ready(&mut self, pod: &Pod) -> bool {
+        match self.seen(pod) {
+            Some(e) => e.ready,
+            None => is_pod_ready(pod),
+        }
+    }
+
+    /// `is_pod_available(pod, min_ready_seconds, now)`, by the same rules.
+    pub(crate) fn available(&mut self, pod: &Pod, min_ready_seconds: i32, now: Timestamp) -> bool {
+        let Some(e) = self.seen(pod) else {
+            return is_pod_available(pod, min_ready_seconds, now);
+        };
+        if !e.ready {
+            return false;
+        }
+        if min_ready_seconds <= 0 {
+            return true;
+        }
+        match e.ready_since {
+            Some(t) => crate::time::add(t, Duration::from_secs(min_ready_seconds as u64)) <= now,
+            None => false,
+        }
+    }
+}
