@@ -8,10 +8,10 @@
 //! running for as long as the viewer advances time.
 
 use cluster::StepReport;
-use kubectl::{Wait, WaitState};
+use kubectl::Wait;
 
 use crate::format::{Scenario, ScenarioError, Step};
-use crate::run::{parse_duration, run_line, start, Record, WAIT_LIMIT};
+use crate::run::{absorb_wait, parse_duration, run_line, start, Record, TIMED_OUT, WAIT_LIMIT};
 use crate::session::Session;
 
 #[derive(Debug, Clone)]
@@ -144,29 +144,19 @@ impl Playback {
                 Step::Expect { command, .. } => command.clone(),
             })
             .unwrap_or_default();
-        match wait.poll(&self.session) {
-            WaitState::Pending(text) => {
-                output.push_str(&text);
-                if self.elapsed() > deadline {
-                    output.push_str("error: timed out waiting for the condition\n");
-                    self.record(index, command, output, false);
-                } else {
-                    self.waiting = Some(Waiting::Rollout {
-                        wait,
-                        deadline,
-                        output,
-                        index,
-                    });
-                }
-            }
-            WaitState::Done(text) => {
-                output.push_str(&text);
-                self.record(index, command, output, true);
-            }
-            WaitState::Failed(f) => {
-                output.push_str(&f.stdout);
-                output.push_str(&f.stderr);
+        match absorb_wait(wait.poll(&self.session), &mut output) {
+            Some(ended_ok) => self.record(index, command, output, ended_ok),
+            None if self.elapsed() > deadline => {
+                output.push_str(TIMED_OUT);
                 self.record(index, command, output, false);
+            }
+            None => {
+                self.waiting = Some(Waiting::Rollout {
+                    wait,
+                    deadline,
+                    output,
+                    index,
+                });
             }
         }
     }

@@ -227,6 +227,29 @@ fn fail_pods_on_node(session: &mut Session, node: &str, ns: &str) -> LineResult 
     ok(out)
 }
 
+/// What kubectl prints when a wait outlives [`WAIT_LIMIT`].
+pub(crate) const TIMED_OUT: &str = "error: timed out waiting for the condition\n";
+
+/// Adds what one poll of a kubectl wait printed to `output`; `Some(ok)` once the wait ended.
+/// Shared by the batch runner and [`crate::Playback`], so both print a wait the same way.
+pub(crate) fn absorb_wait(state: WaitState, output: &mut String) -> Option<bool> {
+    match state {
+        WaitState::Pending(text) => {
+            output.push_str(&text);
+            None
+        }
+        WaitState::Done(text) => {
+            output.push_str(&text);
+            Some(true)
+        }
+        WaitState::Failed(f) => {
+            output.push_str(&f.stdout);
+            output.push_str(&f.stderr);
+            Some(false)
+        }
+    }
+}
+
 fn run_kubectl(session: &mut Session, line: &str) -> LineResult {
     let mut r = kubectl::run(session, line);
     let mut output = String::new();
@@ -234,20 +257,14 @@ fn run_kubectl(session: &mut Session, line: &str) -> LineResult {
     if let Some(mut wait) = r.wait.take() {
         let deadline = session.cluster.elapsed_seconds() + WAIT_LIMIT.as_secs_f64();
         loop {
-            match wait.poll(session) {
-                WaitState::Pending(text) => output.push_str(&text),
-                WaitState::Done(text) => {
-                    output.push_str(&text);
-                    return ok(output);
-                }
-                WaitState::Failed(f) => {
-                    output.push_str(&f.stdout);
-                    output.push_str(&f.stderr);
-                    return fail(output);
-                }
+            if let Some(ended_ok) = absorb_wait(wait.poll(session), &mut output) {
+                return LineResult {
+                    output,
+                    ok: ended_ok,
+                };
             }
             if session.cluster.elapsed_seconds() > deadline || session.cluster.step().is_none() {
-                output.push_str("error: timed out waiting for the condition\n");
+                output.push_str(TIMED_OUT);
                 return fail(output);
             }
         }
