@@ -29,6 +29,7 @@ pub use api::{Api, ApiError, ApplyMode, ApplyOutcome, Cascade};
 pub use get::{node_status, pod_summary, PodSummary};
 pub use parse::{parse, split_words, Command, ParseError, Verb};
 pub use resource::Resource;
+pub use table::age;
 pub use rollout::{Wait, WaitState};
 
 /// What a command printed, and how it ended.

@@ -192,7 +192,7 @@ pub(crate) fn human_duration(seconds: i64) -> String {
 }
 
 /// `translateTimestampSince`: the AGE column; `<unknown>` when unset.
-pub(crate) fn age(t: Option<&Time>, now: Timestamp) -> String {
+pub fn age(t: Option<&Time>, now: Timestamp) -> String {
     match t {
         Some(t) => age_ts(t.0, now),
         None => "<unknown>".into(),

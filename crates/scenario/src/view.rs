@@ -114,6 +114,8 @@ pub struct Counters {
     pub misscheduled: i32,
     pub unavailable: i32,
     pub node_selector: String,
+    /// The AGE column, as kubectl prints it.
+    pub age: String,
     /// The current revision hash (from the newest ControllerRevision).
     pub current_hash: String,
 }
@@ -278,6 +280,7 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
                             .join(",")
                     })
                     .unwrap_or_else(|| "<none>".into()),
+                age: kubectl::age(d.metadata.creation_timestamp.as_ref(), now),
                 current_hash: hash,
             }
         })
