@@ -2,7 +2,7 @@
 
 use apiserver::decode::yaml_documents;
 use apiserver::SourceMap;
-use k8s_openapi::api::core::v1::{Node, NodeSpec, NodeStatus, Taint};
+use k8s_openapi::api::core::v1::{Node, NodeCondition, NodeSpec, NodeStatus, Taint};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::{Map, Value};
@@ -37,12 +37,22 @@ impl fmt::Display for ScenarioError {
 }
 
 /// One node declaration: a single node, or a pool of `count` nodes named `<pool><i>`.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// `allocatable`, `unschedulable` and `conditions` are optional; they carry what an imported
+/// real node (`import`) has beyond the shorthand.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEntry {
     pub names: Vec<String>,
     pub labels: BTreeMap<String, String>,
     pub taints: Vec<Taint>,
     pub capacity: BTreeMap<String, Quantity>,
+    /// Where allocatable differs from capacity (the rest is allocatable as capacity says).
+    pub allocatable: BTreeMap<String, Quantity>,
+    /// Cordoned (`spec.unschedulable`).
+    pub unschedulable: bool,
+    /// Condition type → status (`True`, `False`, `Unknown`). The simulated kubelet owns the
+    /// `Ready` condition, whatever is written here.
+    pub conditions: BTreeMap<String, String>,
 }
 
 /// What a script line checks.
@@ -111,22 +121,38 @@ const TOP_KEYS: &[&str] = &[
     "script",
 ];
 const NODE_KEYS: &[&str] = &[
-    "name", "pool", "count", "from", "labels", "taints", "capacity",
+    "name",
+    "pool",
+    "count",
+    "from",
+    "labels",
+    "taints",
+    "capacity",
+    "allocatable",
+    "unschedulable",
+    "conditions",
 ];
 
 struct Ctx<'a> {
     source: &'a str,
-    map: &'a SourceMap,
+    /// Where fields were written; None for a scenario that came as JSON data (a share link),
+    /// whose errors name the field path instead (`script[3]: …`).
+    map: Option<&'a SourceMap>,
 }
 
 impl Ctx<'_> {
     fn err(&self, path: &str, message: impl Into<String>, hint: Option<&str>) -> ScenarioError {
-        let (line, column) = self.map.locate(path).unwrap_or((1, 1));
+        let message = message.into();
+        let ((line, column), message) = match self.map {
+            Some(map) => (map.locate(path).unwrap_or((1, 1)), message),
+            None if path.is_empty() => ((1, 1), message),
+            None => ((1, 1), format!("{path}: {message}")),
+        };
         ScenarioError {
             source_name: self.source.to_string(),
             line,
             column,
-            message: message.into(),
+            message,
             hint: hint.map(str::to_string),
         }
     }
@@ -237,7 +263,7 @@ pub fn parse(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
     };
     let ctx = Ctx {
         source: source_name,
-        map: &map,
+        map: Some(&map),
     };
     if docs.next().is_some() {
         return Err(ctx.err(
@@ -246,10 +272,26 @@ pub fn parse(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
             Some("put manifests under `files:` instead of after `---`"),
         ));
     }
+    from_root(&ctx, &root)
+}
+
+/// Reads a scenario from JSON data of the file's structure (a share link's payload). Errors
+/// name the field (`script[3]: …`) since there is no text to point into; a script line's
+/// `line` is its 1-based position in the script.
+pub fn from_json(source_name: &str, root: &Value) -> Result<Scenario, ScenarioError> {
+    let ctx = Ctx {
+        source: source_name,
+        map: None,
+    };
+    from_root(&ctx, root)
+}
+
+fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
+    let source_name = ctx.source;
     let Value::Object(root) = root else {
         return Err(ctx.err(
             "",
-            format!("a scenario must be a map, found {}", json_kind(&root)),
+            format!("a scenario must be a map, found {}", json_kind(root)),
             Some("start with `scenario: my-id`"),
         ));
     };
@@ -445,14 +487,22 @@ fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioE
                         ))
                     }
                 };
-                if count as usize > MAX_NODES {
+                // Compared as u64: `as usize` would truncate on 32-bit targets (wasm).
+                if count > MAX_NODES as u64 {
                     return Err(ctx.err(
                         &format!("{path}.count"),
                         format!("count {count} is over the limit of {MAX_NODES} nodes"),
                         Some("5,000 nodes is the upstream scalability limit"),
                     ));
                 }
-                (from..from + count).map(|i| format!("{pool}{i}")).collect()
+                let Some(end) = from.checked_add(count) else {
+                    return Err(ctx.err(
+                        &format!("{path}.from"),
+                        format!("from {from} is too large: the pool's numbers would overflow"),
+                        Some("number pools from small values, e.g. `from: 1`"),
+                    ));
+                };
+                (from..end).map(|i| format!("{pool}{i}")).collect()
             }
             (Some(_), Some(_)) => {
                 return Err(ctx.err(
@@ -528,14 +578,77 @@ fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioE
             .into_iter()
             .map(|(k, v)| (k, Quantity(v)))
             .collect();
+        let allocatable =
+            parse_string_map(ctx, m.get("allocatable"), &format!("{path}.allocatable"))?
+                .into_iter()
+                .map(|(k, v)| (k, Quantity(v)))
+                .collect();
+        let unschedulable = match m.get("unschedulable") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                return Err(ctx.err(
+                    &format!("{path}.unschedulable"),
+                    format!(
+                        "unschedulable must be true or false, found {}",
+                        shown(other)
+                    ),
+                    Some("`unschedulable: true` declares a cordoned node"),
+                ))
+            }
+        };
+        let conditions = parse_conditions(ctx, m.get("conditions"), &format!("{path}.conditions"))?;
         out.push(NodeEntry {
             names,
             labels,
             taints,
             capacity,
+            allocatable,
+            unschedulable,
+            conditions,
         });
     }
     Ok(out)
+}
+
+/// `conditions: {MemoryPressure: "False", Ready: "True"}`; an unquoted True/False is taken
+/// for the status it spells.
+fn parse_conditions(
+    ctx: &Ctx,
+    v: Option<&Value>,
+    path: &str,
+) -> Result<BTreeMap<String, String>, ScenarioError> {
+    let Some(Value::Object(m)) = v else {
+        return match v {
+            None | Some(Value::Null) => Ok(BTreeMap::new()),
+            Some(other) => Err(ctx.err(
+                path,
+                format!(
+                    "{path} must be a map of condition type to status, found {}",
+                    json_kind(other)
+                ),
+                Some("e.g. `conditions: {MemoryPressure: \"False\"}`"),
+            )),
+        };
+    };
+    m.iter()
+        .map(|(k, v)| {
+            let p = format!("{path}.{k}");
+            let status = match v {
+                Value::Bool(true) => "True".to_string(),
+                Value::Bool(false) => "False".to_string(),
+                other => ctx.string(other, &p, &p)?,
+            };
+            if !matches!(status.as_str(), "True" | "False" | "Unknown") {
+                return Err(ctx.err(
+                    &p,
+                    format!("condition status must be True, False or Unknown, found {status:?}"),
+                    Some("e.g. `conditions: {DiskPressure: \"False\"}`"),
+                ));
+            }
+            Ok((k.clone(), status))
+        })
+        .collect()
 }
 
 fn parse_files(ctx: &Ctx, v: Option<&Value>) -> Result<BTreeMap<String, String>, ScenarioError> {
@@ -580,7 +693,10 @@ fn parse_script(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<ScriptLine>, Scenari
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("script[{i}]");
-        let (line, column) = ctx.map.locate(&path).unwrap_or((1, 1));
+        let (line, column) = match ctx.map {
+            Some(map) => map.locate(&path).unwrap_or((1, 1)),
+            None => (i + 1, 1),
+        };
         let step = match item {
             Value::String(s) if !s.trim().is_empty() => Step::Run(s.trim().to_string()),
             Value::Object(m) => {
@@ -661,6 +777,17 @@ impl NodeEntry {
             ("pods".to_string(), Quantity("110".into())),
         ]);
         capacity.extend(self.capacity.clone());
+        let mut allocatable = capacity.clone();
+        allocatable.extend(self.allocatable.clone());
+        let conditions: Vec<NodeCondition> = self
+            .conditions
+            .iter()
+            .map(|(t, s)| NodeCondition {
+                type_: t.clone(),
+                status: s.clone(),
+                ..Default::default()
+            })
+            .collect();
         Node {
             metadata: ObjectMeta {
                 name: Some(name.to_string()),
@@ -669,11 +796,13 @@ impl NodeEntry {
             },
             spec: Some(NodeSpec {
                 taints: (!self.taints.is_empty()).then(|| self.taints.clone()),
+                unschedulable: self.unschedulable.then_some(true),
                 ..Default::default()
             }),
             status: Some(NodeStatus {
-                allocatable: Some(capacity.clone()),
+                allocatable: Some(allocatable),
                 capacity: Some(capacity),
+                conditions: (!conditions.is_empty()).then_some(conditions),
                 node_info: Some(k8s_openapi::api::core::v1::NodeSystemInfo {
                     kubelet_version: "v1.37.0".into(),
                     kube_proxy_version: "v1.37.0".into(),

@@ -291,9 +291,7 @@ fn run_node_verb(session: &mut Session, words: &[String]) -> LineResult {
         "add" => {
             let mut entry = crate::format::NodeEntry {
                 names: vec![name.clone()],
-                labels: Default::default(),
-                taints: Vec::new(),
-                capacity: Default::default(),
+                ..Default::default()
             };
             let mut i = 0;
             while i < flags.len() {

@@ -116,7 +116,7 @@ fn malformed_files_get_a_location_and_a_hint() {
         (
             "unknown node key",
             "scenario: x\nnodes:\n  - name: a\n    label: {a: b}\n",
-            "s.yaml:4:5: unknown key \"label\"\n  hint: did you mean \"labels\"? Known keys: name, pool, count, from, labels, taints, capacity",
+            "s.yaml:4:5: unknown key \"label\"\n  hint: did you mean \"labels\"? Known keys: name, pool, count, from, labels, taints, capacity, allocatable, unschedulable, conditions",
         ),
         (
             "unquoted yes as a node label",
