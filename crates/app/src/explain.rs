@@ -1,0 +1,202 @@
+//! The selected node: its facts, the controller's reasoning rule by rule for every DaemonSet,
+//! its pods with their YAML as a real cluster shows it, and the edits a user can make to it.
+//! Every edit is a command (so it lands in the script and replays).
+
+use crate::{Ctx, Output};
+use controller::predicates::NodeExplanation;
+use leptos::prelude::*;
+use scenario::view::NodeCard as NodeModel;
+
+#[component]
+pub(crate) fn ExplainPanel() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let node = Memo::new(move |_| {
+        let name = ctx.selected.get()?;
+        ctx.vm
+            .with(|v| v.nodes.iter().find(|n| n.name == name).cloned())
+    });
+    view! {
+        <section class="explain" aria-label="Explain">
+            {move || match node.get() {
+                Some(n) => view! { <NodeDetails node=n/> }.into_any(),
+                None => view! {
+                    <p class="muted placeholder">
+                        "Click a node to see, rule by rule, why the controller runs a daemon pod there or not, "
+                        "and the pod's YAML as the API server would return it."
+                    </p>
+                }.into_any(),
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn NodeDetails(node: NodeModel) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let name = node.name.clone();
+    let cordoned = node.status.contains("SchedulingDisabled");
+    let kubelet_running = ctx.read(|s| s.playback.session.cluster.kubelet_running(&name));
+    let capacity = ctx.read(|s| {
+        s.playback
+            .session
+            .cluster
+            .node(&name)
+            .and_then(|n| n.status.as_ref()?.capacity.clone())
+            .map(|c| {
+                c.iter()
+                    .map(|(k, v)| format!("{k}={}", v.0))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default()
+    });
+    let run = move |cmd: String| {
+        ctx.command(&cmd);
+    };
+    let n1 = name.clone();
+    let n2 = name.clone();
+    let n3 = name.clone();
+    view! {
+        <header class="explain-head">
+            <h3>{name.clone()}</h3>
+            <span class="role">{node.role}</span>
+            <span class="status">{node.status.clone()}</span>
+        </header>
+        <dl class="facts">
+            <dt>"labels"</dt>
+            <dd><ul class="labels">{node.labels.iter().map(|l| {
+                let key = l.split('=').next().unwrap_or_default().to_string();
+                let cmd = format!("kubectl label node {} {key}-", node.name);
+                view! { <li><code>{l.clone()}</code>
+                    <button class="x" aria-label=format!("remove label {key}") title="remove label"
+                        on:click=move |_| run(cmd.clone())>"×"</button></li> }
+            }).collect_view()}</ul></dd>
+            <dt>"taints"</dt>
+            <dd><ul class="taints">{node.taints.iter().map(|t| {
+                let cmd = format!("kubectl taint node {} {}-", node.name, taint_key_effect(t));
+                view! { <li><code>{t.clone()}</code>
+                    <button class="x" aria-label=format!("remove taint {t}") title="remove taint"
+                        on:click=move |_| run(cmd.clone())>"×"</button></li> }
+            }).collect_view()}
+            {node.taints.is_empty().then(|| view! { <li class="muted">"none"</li> })}</ul></dd>
+            <dt>"capacity"</dt><dd>{capacity}</dd>
+        </dl>
+        <div class="actions" role="group" aria-label="Edit this node">
+            <button on:click=move |_| run(format!("kubectl {} {n1}", if cordoned { "uncordon" } else { "cordon" }))>
+                {if cordoned { "Uncordon" } else { "Cordon" }}</button>
+            <button on:click=move |_| run(format!("node {} {n2}", if kubelet_running { "stop" } else { "start" }))>
+                {if kubelet_running { "Stop kubelet" } else { "Start kubelet" }}</button>
+            <button class="danger" on:click=move |_| run(format!("node remove {n3}"))>"Remove node"</button>
+        </div>
+        <AddTaintOrLabel node=name.clone()/>
+        {node.verdicts.iter().map(|(ds, e)| verdict(ds, e)).collect_view()}
+        <h4>"Pods"</h4>
+        {node.pods.is_empty().then(|| view! { <p class="muted">"No pod on this node."</p> })}
+        <ul class="pod-list">
+            {node.pods.iter().map(|p| {
+                let ns = p.namespace.clone();
+                let pname = p.name.clone();
+                let fail = format!("pod fail {pname}");
+                let delete = format!("kubectl delete pod {pname} -n {ns}");
+                let yaml_cmd = format!("kubectl get pod {pname} -n {ns} -o yaml");
+                let yaml = ctx.query(&yaml_cmd);
+                view! {
+                    <li>
+                        <ul class="pods">{crate::nodes::pod_chip(p)}</ul>
+                        <button on:click=move |_| run(fail.clone())>"Fail pod"</button>
+                        <button class="danger" on:click=move |_| run(delete.clone())>"Delete pod"</button>
+                        <details class="yaml">
+                            <summary>{format!("kubectl get pod {pname} -o yaml")}</summary>
+                            <pre class="code">{yaml.text}</pre>
+                        </details>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}
+
+/// `key=value:Effect` → `key:Effect` (what `kubectl taint … key:Effect-` removes).
+fn taint_key_effect(t: &str) -> String {
+    let (kv, effect) = t.rsplit_once(':').unwrap_or((t, ""));
+    let key = kv.split('=').next().unwrap_or(kv);
+    if effect.is_empty() {
+        key.to_string()
+    } else {
+        format!("{key}:{effect}")
+    }
+}
+
+fn verdict(ds: &str, e: &NodeExplanation) -> impl IntoView {
+    let run = e.decision.should_run;
+    let keep = e.decision.should_continue_running;
+    let checks = e.checks.clone();
+    let empty = checks.is_empty();
+    view! {
+        <section class="verdict" data-ds=ds.to_string() aria-label=format!("DaemonSet {ds}")>
+            <h4>"DaemonSet " <code>{ds.to_string()}</code></h4>
+            <p class="summary">{e.summary.clone()}</p>
+            <p class="decision">
+                <span class=if run { "yes" } else { "no" }>"shouldRun: " {run.to_string()}</span>
+                <span class=if keep { "yes" } else { "no" }>"shouldContinueRunning: " {keep.to_string()}</span>
+            </p>
+            <ul class="checks" aria-label="rules">
+                {empty.then(|| view! {
+                    <li class="pass"><span class="mark">"✓"</span>
+                        <span class="text">"no nodeSelector, no required affinity and no taints: nothing stands in the way"</span>
+                    </li>
+                })}
+                {checks.into_iter().map(|c| {
+                    let (cls, mark) = if c.passed { ("pass", "✓") } else { ("fail", "✗") };
+                    view! {
+                        <li class=cls>
+                            <span class="mark">{mark}</span>
+                            <span class="text"><b>{c.subject}</b>": "{c.detail}</span>
+                            <span class="rule">{c.rule}</span>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+/// Adds a taint or a label to the node, as `kubectl taint` / `kubectl label` would.
+#[component]
+fn AddTaintOrLabel(node: String) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let taint = RwSignal::new(String::new());
+    let label = RwSignal::new(String::new());
+    let result = RwSignal::new(None::<Output>);
+    let n1 = node.clone();
+    let n2 = node;
+    view! {
+        <form class="inline-form" aria-label="Add a taint" on:submit=move |ev| {
+            ev.prevent_default();
+            let t = taint.get();
+            if t.trim().is_empty() { return; }
+            let out = ctx.command(&format!("kubectl taint node {n1} {}", t.trim()));
+            if out.ok { taint.set(String::new()); }
+            result.set(Some(out));
+        }>
+            <input aria-label="Taint" placeholder="key=value:NoExecute" prop:value=move || taint.get()
+                on:input=move |ev| taint.set(event_target_value(&ev))/>
+            <button type="submit">"Add taint"</button>
+        </form>
+        <form class="inline-form" aria-label="Add a label" on:submit=move |ev| {
+            ev.prevent_default();
+            let l = label.get();
+            if l.trim().is_empty() { return; }
+            let out = ctx.command(&format!("kubectl label node {n2} {} --overwrite", l.trim()));
+            if out.ok { label.set(String::new()); }
+            result.set(Some(out));
+        }>
+            <input aria-label="Label" placeholder="disk=ssd" prop:value=move || label.get()
+                on:input=move |ev| label.set(event_target_value(&ev))/>
+            <button type="submit">"Add label"</button>
+        </form>
+        {move || result.get().filter(|o| !o.ok).map(|o| view! {
+            <pre class="error" role="alert">{o.text}</pre>
+        })}
+    }
+}

@@ -1,0 +1,303 @@
+//! The cluster: a card per node holding its pods (or a tile per node in compact mode), the
+//! legend, and the "add nodes" form. Clicking a node opens its explanation.
+
+use crate::{Ctx, Panel};
+use controller::predicates::NodeExplanation;
+use leptos::prelude::*;
+use scenario::view::{NodeCard as NodeModel, PodChip};
+use std::collections::HashMap;
+
+#[component]
+pub(crate) fn ClusterPane() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let names = Memo::new(move |_| {
+        ctx.vm
+            .with(|v| v.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>())
+    });
+    let index = Memo::new(move |_| {
+        names.with(|n| {
+            n.iter()
+                .enumerate()
+                .map(|(i, n)| (n.clone(), i))
+                .collect::<HashMap<_, _>>()
+        })
+    });
+    let adding = RwSignal::new(false);
+    let count = move || names.with(|n| n.len());
+    view! {
+        <section class="cluster" aria-label="Nodes">
+            <div class="cluster-bar">
+                <h3>{move || format!("{} nodes", count())}</h3>
+                <Legend/>
+                <label class="compact-toggle">
+                    <input type="checkbox" prop:checked=move || ctx.compact.get()
+                        on:change=move |ev| ctx.compact.set(event_target_checked(&ev))/>
+                    " compact"
+                </label>
+                <button class="add-nodes" aria-expanded=move || adding.get().to_string()
+                    on:click=move |_| adding.update(|a| *a = !*a)>"+ Add nodes"</button>
+            </div>
+            <Show when=move || adding.get()>
+                <AddNodes close=move || adding.set(false)/>
+            </Show>
+            {move || if ctx.compact.get() {
+                view! {
+                    <ul class="tiles" aria-label="nodes (compact)">
+                        <For each=move || names.get() key=|n| n.clone() let:name>
+                            <NodeTile name index/>
+                        </For>
+                    </ul>
+                }.into_any()
+            } else {
+                view! {
+                    <div class="nodes">
+                        <For each=move || names.get() key=|n| n.clone() let:name>
+                            <NodeCard name index/>
+                        </For>
+                    </div>
+                }.into_any()
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn Legend() -> impl IntoView {
+    view! {
+        <ul class="legend" aria-label="legend">
+            <li><span class="swatch pending"></span>"Pending"</li>
+            <li><span class="swatch creating"></span>"Creating"</li>
+            <li><span class="swatch running"></span>"Running, not ready"</li>
+            <li><span class="swatch ready"></span>"Ready"</li>
+            <li><span class="swatch terminating"></span>"Terminating"</li>
+            <li><span class="swatch failed"></span>"Failed / Evicted"</li>
+            <li><span class="swatch rev-new"></span>"current revision"</li>
+            <li><span class="swatch rev-old"></span>"old revision"</li>
+        </ul>
+    }
+}
+
+/// The model of one node, re-rendered only when that node changed.
+fn node_memo(
+    ctx: Ctx,
+    name: String,
+    index: Memo<HashMap<String, usize>>,
+) -> Memo<Option<NodeModel>> {
+    Memo::new(move |_| {
+        let i = index.with(|m| m.get(&name).copied());
+        ctx.vm.with(|v| i.and_then(|i| v.nodes.get(i)).cloned())
+    })
+}
+
+fn first_verdict(n: &NodeModel) -> Option<&NodeExplanation> {
+    n.verdicts.first().map(|(_, e)| e)
+}
+
+/// `pod` when the first DaemonSet should run a pod here, `no-pod` otherwise (and `none` with no
+/// DaemonSet at all).
+fn decision(n: &NodeModel) -> &'static str {
+    match first_verdict(n) {
+        Some(e) if e.decision.should_run => "pod",
+        Some(_) => "no-pod",
+        None => "none",
+    }
+}
+
+fn select(ctx: Ctx, name: &str) {
+    ctx.selected.set(Some(name.to_string()));
+    ctx.panel.set(Panel::Explain);
+}
+
+#[component]
+fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let node = node_memo(ctx, name.clone(), index);
+    let sel = {
+        let name = name.clone();
+        move || ctx.selected.with(|s| s.as_deref() == Some(name.as_str()))
+    };
+    let click_name = name.clone();
+    let key_name = name.clone();
+    view! {
+        <article class="node" data-node=name.clone()
+            data-decision=move || node.with(|n| n.as_ref().map_or("none", decision))
+            data-continue=move || node.with(|n| match n.as_ref().and_then(first_verdict) {
+                Some(e) if e.decision.should_continue_running => "yes",
+                _ => "no",
+            })
+            class:selected=sel.clone()
+            class:cordoned=move || node.with(|n| n.as_ref().is_some_and(|n| n.status.contains("SchedulingDisabled")))
+            class:not-ready=move || node.with(|n| n.as_ref().is_some_and(|n| !n.status.starts_with("Ready")))
+            tabindex="0" role="button" aria-pressed=move || sel().to_string()
+            aria-label=format!("node {name}: explain")
+            on:click=move |_| select(ctx, &click_name)
+            on:keydown=move |ev| if ev.key() == "Enter" || ev.key() == " " {
+                ev.prevent_default();
+                select(ctx, &key_name);
+            }>
+            {move || node.get().map(|n| node_body(&n))}
+        </article>
+    }
+}
+
+fn node_body(n: &NodeModel) -> impl IntoView {
+    let verdict = first_verdict(n).cloned();
+    let (badge, badge_class) = match &verdict {
+        Some(e) if e.decision.should_run => ("pod", "badge pod"),
+        Some(_) => ("no pod", "badge no-pod"),
+        None => ("no DaemonSet", "badge none"),
+    };
+    let not_ready = !n.status.starts_with("Ready");
+    view! {
+        <header>
+            <h4>{n.name.clone()}</h4>
+            <span class="role">{n.role}</span>
+            <span class=if not_ready { "status bad" } else { "status" }>{n.status.clone()}</span>
+            <span class=badge_class>{badge}</span>
+        </header>
+        <ul class="pods" aria-label="pods">
+            {n.pods.iter().map(pod_chip).collect_view()}
+        </ul>
+        {(!n.taints.is_empty()).then(|| view! {
+            <ul class="taints" aria-label="taints">
+                {n.taints.iter().map(|t| view! { <li><code>{t.clone()}</code></li> }).collect_view()}
+            </ul>
+        })}
+        {verdict.map(|e| view! { <p class="summary">{e.summary.clone()}</p> })}
+    }
+}
+
+pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
+    let class = format!(
+        "pod {} {}",
+        p.state.class(),
+        if p.current_revision {
+            "rev-new"
+        } else {
+            "rev-old"
+        }
+    );
+    let label = match p.grace_left {
+        Some(g) => format!("{} {:.0}s", p.state.as_str(), g.ceil()),
+        None => p.state.as_str().to_string(),
+    };
+    let title = format!(
+        "{} — {} — revision {}{}",
+        p.name,
+        p.state.as_str(),
+        p.revision_hash,
+        if p.current_revision {
+            " (current)"
+        } else {
+            " (old)"
+        }
+    );
+    view! {
+        <li class=class title=title.clone() aria-label=title data-pod=p.name.clone()>
+            <span class="pname">{p.name.clone()}</span>
+            <span class="pstate">{label}</span>
+        </li>
+    }
+}
+
+/// A node in compact mode: one square coloured by its daemon pod.
+#[component]
+fn NodeTile(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let node = node_memo(ctx, name.clone(), index);
+    let look = Memo::new(move |_| {
+        node.with(|n| {
+            let Some(n) = n else {
+                return (String::new(), String::new());
+            };
+            let pod = n.pods.first();
+            let mut class = format!(
+                "tile {} {}",
+                decision(n),
+                pod.map_or("empty", |p| p.state.class())
+            );
+            if let Some(p) = pod {
+                class.push_str(if p.current_revision {
+                    " rev-new"
+                } else {
+                    " rev-old"
+                });
+            }
+            if !n.status.starts_with("Ready") {
+                class.push_str(" not-ready");
+            }
+            let title = format!(
+                "{} — {} — {}",
+                n.name,
+                n.status,
+                pod.map_or("no pod".to_string(), |p| format!(
+                    "{} {}",
+                    p.name,
+                    p.state.as_str()
+                ))
+            );
+            (class, title)
+        })
+    });
+    let click_name = name.clone();
+    view! {
+        <li>
+            <button class=move || look.with(|l| l.0.clone()) data-node=name.clone()
+                title=move || look.with(|l| l.1.clone())
+                aria-label=move || look.with(|l| l.1.clone())
+                on:click=move |_| select(ctx, &click_name)></button>
+        </li>
+    }
+}
+
+/// Adds N nodes from a template; each becomes a `node add` line in the script.
+#[component]
+fn AddNodes(close: impl Fn() + Copy + 'static) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let prefix = RwSignal::new("node".to_string());
+    let count = RwSignal::new("1".to_string());
+    let labels = RwSignal::new(String::new());
+    let taints = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let existing: Vec<String> = ctx
+            .vm
+            .with(|v| v.nodes.iter().map(|n| n.name.clone()).collect());
+        match crate::sim::add_node_commands(
+            &prefix.get(),
+            &count.get(),
+            &labels.get(),
+            &taints.get(),
+            &existing,
+        ) {
+            Ok(cmds) => {
+                for c in cmds {
+                    let out = ctx.command(&c);
+                    if !out.ok {
+                        error.set(Some(out.text));
+                        return;
+                    }
+                }
+                error.set(None);
+                close();
+            }
+            Err(e) => error.set(Some(e)),
+        }
+    };
+    view! {
+        <form class="add-form" on:submit=submit aria-label="Add nodes">
+            <label>"Name prefix "<input aria-label="Name prefix" prop:value=move || prefix.get()
+                on:input=move |ev| prefix.set(event_target_value(&ev))/></label>
+            <label>"How many "<input aria-label="How many" type="number" min="1" max="1000"
+                prop:value=move || count.get() on:input=move |ev| count.set(event_target_value(&ev))/></label>
+            <label>"Labels "<input aria-label="Labels" placeholder="disk=ssd zone=a"
+                prop:value=move || labels.get() on:input=move |ev| labels.set(event_target_value(&ev))/></label>
+            <label>"Taints "<input aria-label="Taints" placeholder="gpu=true:NoSchedule"
+                prop:value=move || taints.get() on:input=move |ev| taints.set(event_target_value(&ev))/></label>
+            <button type="submit">"Add"</button>
+            <button type="button" on:click=move |_| close()>"Cancel"</button>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </form>
+    }
+}

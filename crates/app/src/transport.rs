@@ -1,0 +1,74 @@
+//! Time controls: reset, step back, play/pause, step forward, speed, the scrubber, the clock and
+//! the caption of the last step.
+
+use crate::Ctx;
+use leptos::prelude::*;
+
+pub(crate) const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+
+pub(crate) fn step_forward(ctx: Ctx) {
+    ctx.playing.set(false);
+    if let Some(c) = ctx.mutate(|s| s.step_forward()) {
+        ctx.caption.set(c);
+    }
+}
+
+pub(crate) fn step_back(ctx: Ctx) {
+    ctx.playing.set(false);
+    if let Some(c) = ctx.mutate(|s| s.step_back()) {
+        ctx.caption.set(c);
+    }
+}
+
+#[component]
+pub(crate) fn Transport() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let clock = Memo::new(move |_| ctx.read(|s| s.elapsed()));
+    let horizon = Memo::new(move |_| ctx.read(|s| s.horizon()));
+    let reset = move |_| {
+        ctx.playing.set(false);
+        ctx.mutate(|s| s.reset());
+        ctx.caption.set("back to the start".into());
+    };
+    view! {
+        <section class="transport" aria-label="Time controls">
+            <div class="buttons">
+                <button class="reset" aria-label="Reset to the start" title="Reset to the start" on:click=reset>"↺ Reset"</button>
+                <button class="back" aria-label="Step back" title="Step back (←)"
+                    disabled=move || clock.get() <= 0.0
+                    on:click=move |_| step_back(ctx)>"◀ Back"</button>
+                <button class="play" aria-label=move || if ctx.playing.get() { "Pause" } else { "Play" }
+                    title="Play / pause (Space)"
+                    on:click=move |_| ctx.playing.update(|p| *p = !*p)>
+                    {move || if ctx.playing.get() { "❚❚ Pause" } else { "▶ Play" }}
+                </button>
+                <button class="step" aria-label="Step to the next change" title="Step forward (→)"
+                    on:click=move |_| step_forward(ctx)>"Step ›"</button>
+                <label class="speed">"Speed "
+                    <select aria-label="Speed" on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<f64>() { ctx.speed.set(v) }
+                    }>
+                        {SPEEDS.into_iter().map(|s| view! {
+                            <option value=s.to_string() selected=move || ctx.speed.get() == s>{format!("{s}×")}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <input class="scrubber" type="range" aria-label="Timeline" min="0" step="0.1"
+                max=move || format!("{:.1}", horizon.get().max(clock.get()).max(1.0))
+                prop:value=move || format!("{:.1}", clock.get())
+                on:change=move |ev| {
+                    if let Ok(t) = event_target_value(&ev).parse::<f64>() {
+                        ctx.playing.set(false);
+                        if let Some(c) = ctx.mutate(|s| s.seek(t)) {
+                            ctx.caption.set(c);
+                        }
+                    }
+                }/>
+            <span class="clock" data-testid="clock" aria-live="off">
+                "t = " {move || format!("{:.1}s", clock.get())}
+            </span>
+            <p class="caption" data-testid="caption" aria-live="polite">{move || ctx.caption.get()}</p>
+        </section>
+    }
+}
