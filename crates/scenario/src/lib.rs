@@ -5,6 +5,7 @@
 //! `run` executes the script against the virtual cluster; `session` adapts the cluster to the
 //! kubectl layer; `presets` is the library of scenarios shipped with the playground.
 
+pub mod edit;
 pub mod format;
 pub mod playback;
 pub mod presets;
@@ -14,5 +15,6 @@ pub mod view;
 
 pub use format::{parse, Check, NodeEntry, Scenario, ScenarioError, ScriptLine, Step};
 pub use playback::Playback;
+pub use playback::{command_kind, format_duration, CommandError, CommandKind, Position};
 pub use run::{run, run_line, start, Failure, LineResult, Outcome, Record};
 pub use session::Session;

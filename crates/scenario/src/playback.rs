@@ -3,28 +3,101 @@
 //! take effect at its turn. `run` is the batch version of the same semantics.
 //!
 //! Semantics: lines run in order; a line that does not wait runs at once; `sleep D` lets the
-//! cluster run for D before the next line; `kubectl rollout status` lets it run until the
-//! rollout is done (or [`crate::run::WAIT_LIMIT`]). After the last line the cluster keeps
-//! running for as long as the viewer advances time.
+//! cluster run for D before the next line (every event due at or before the end of the sleep
+//! runs first, as in the batch runner); `kubectl rollout status` lets it run until the rollout
+//! is done (or [`crate::run::WAIT_LIMIT`]). After the last line the cluster keeps running for
+//! as long as the viewer advances time.
+//!
+//! The state is a pure function of the scenario and a [`Position`] (events processed, clock):
+//! how time was moved (one call or many frames) does not matter. That is what makes user edits
+//! replayable: [`Playback::inject`] runs a command now and writes it into the script so that
+//! playing the edited scenario from the start reaches exactly the same state.
 
 use cluster::StepReport;
+use k8s_openapi::jiff::{SignedDuration, Timestamp};
 use kubectl::Wait;
+use std::time::Duration;
 
-use crate::format::{Scenario, ScenarioError, Step};
+use crate::format::{Scenario, ScenarioError, ScriptLine, Step};
 use crate::run::{absorb_wait, parse_duration, run_line, start, Record, TIMED_OUT, WAIT_LIMIT};
 use crate::session::Session;
+
+/// Where a playback stands: how many simulation events it has processed, and its clock. Two
+/// playbacks of the same scenario at the same position are in the same state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Position {
+    pub events: u64,
+    pub at: Timestamp,
+}
 
 #[derive(Debug, Clone)]
 enum Waiting {
     Sleep {
-        until: f64,
+        until: Timestamp,
+        since: Position,
+        index: usize,
     },
     Rollout {
         wait: Box<Wait>,
-        deadline: f64,
+        deadline: Timestamp,
         output: String,
         index: usize,
+        since: Position,
     },
+}
+
+/// Whether a command only reads the cluster (run, never recorded) or changes it (an edit,
+/// recorded into the script).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommandKind {
+    /// `kubectl get`, `describe`, `rollout status`, `rollout history`.
+    ReadOnly,
+    /// Everything else: other kubectl verbs, `node …`, `pod fail …`.
+    Edit,
+}
+
+/// Classifies a command line. Lines kubectl cannot parse count as edits, so that running one
+/// reports kubectl's own error.
+pub fn command_kind(command: &str) -> CommandKind {
+    match kubectl::parse(command).map(|c| c.verb) {
+        Ok(
+            kubectl::Verb::Get
+            | kubectl::Verb::Describe
+            | kubectl::Verb::RolloutStatus
+            | kubectl::Verb::RolloutHistory,
+        ) => CommandKind::ReadOnly,
+        _ => CommandKind::Edit,
+    }
+}
+
+/// A command that failed: what the terminal shows. Nothing was changed or recorded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{output}")]
+pub struct CommandError {
+    pub command: String,
+    pub output: String,
+}
+
+/// How an edit changed the script, so that older copies of the playback (time-travel
+/// checkpoints) can be brought in line with the new script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Splice {
+    /// Where the command ran.
+    pub at: Position,
+    /// The line that was waiting (split), or the end of the script (append).
+    pub index: usize,
+    /// When that line started (split) or the script ended (append).
+    pub since: Position,
+    /// The `sleep` written for the part of the wait before the edit, if any.
+    pub sleep: Option<String>,
+    pub kind: SpliceKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SpliceKind {
+    SplitSleep,
+    SplitRollout,
+    Append,
 }
 
 /// A scenario being played.
@@ -36,18 +109,47 @@ pub struct Playback {
     waiting: Option<Waiting>,
     /// Every script line run so far, with its output.
     pub log: Vec<Record>,
+    events: u64,
+    /// When the last line finished.
+    line_done: Position,
+}
+
+/// Writes a duration so that [`parse_duration`] reads it back to the nanosecond.
+pub fn format_duration(d: Duration) -> String {
+    let secs = d.as_secs();
+    let nanos = d.subsec_nanos();
+    if nanos == 0 {
+        return format!("{secs}s");
+    }
+    let frac = format!("{nanos:09}");
+    format!("{secs}.{}s", frac.trim_end_matches('0'))
+}
+
+fn duration_between(a: Timestamp, b: Timestamp) -> Duration {
+    let d = b.duration_since(a);
+    Duration::try_from(d).unwrap_or(Duration::ZERO)
+}
+
+fn plus(t: Timestamp, d: Duration) -> Timestamp {
+    SignedDuration::try_from(d)
+        .ok()
+        .and_then(|d| t.checked_add(d).ok())
+        .unwrap_or(Timestamp::MAX)
 }
 
 impl Playback {
     /// Starts the scenario and runs the lines due at time zero.
     pub fn new(scenario: Scenario) -> Result<Playback, ScenarioError> {
         let session = start(&scenario)?;
+        let at = session.cluster.now();
         let mut p = Playback {
             scenario,
             session,
             next_line: 0,
             waiting: None,
             log: Vec::new(),
+            events: 0,
+            line_done: Position { events: 0, at },
         };
         p.run_due_lines();
         Ok(p)
@@ -58,6 +160,28 @@ impl Playback {
         self.session.cluster.elapsed_seconds()
     }
 
+    /// Where the playback stands.
+    pub fn position(&self) -> Position {
+        Position {
+            events: self.events,
+            at: self.session.cluster.now(),
+        }
+    }
+
+    /// Virtual seconds since the start at `at`.
+    pub fn seconds_at(&self, at: Timestamp) -> f64 {
+        seconds_between(self.session.cluster.start_time(), at)
+    }
+
+    /// The instant `t` seconds after the start, to the nanosecond.
+    pub fn instant(&self, t: f64) -> Timestamp {
+        let nanos = (t.max(0.0) * 1e9).round().min(u64::MAX as f64) as u64;
+        plus(
+            self.session.cluster.start_time(),
+            Duration::from_nanos(nanos),
+        )
+    }
+
     /// Whether every script line has run.
     pub fn script_done(&self) -> bool {
         self.next_line >= self.scenario.script.len() && self.waiting.is_none()
@@ -66,7 +190,7 @@ impl Playback {
     /// The script line running or next to run (index into `scenario.script`).
     pub fn current_line(&self) -> Option<usize> {
         match &self.waiting {
-            Some(Waiting::Rollout { index, .. }) => Some(*index),
+            Some(Waiting::Rollout { index, .. } | Waiting::Sleep { index, .. }) => Some(*index),
             _ => (self.next_line < self.scenario.script.len()).then_some(self.next_line),
         }
     }
@@ -98,22 +222,31 @@ impl Playback {
                     let words = kubectl::split_words(&command).unwrap_or_default();
                     if words.first().map(String::as_str) == Some("sleep") && words.len() == 2 {
                         if let Ok(d) = parse_duration(&words[1]) {
-                            let until = self.elapsed() + d.as_secs_f64();
+                            let until = plus(self.session.cluster.now(), d);
                             self.record(index, command, String::new(), true);
-                            self.waiting = Some(Waiting::Sleep { until });
+                            self.waiting = Some(Waiting::Sleep {
+                                until,
+                                since: self.position(),
+                                index,
+                            });
                             continue;
                         }
                     }
-                    if words.first().map(String::as_str) == Some("kubectl") {
+                    // Only a waiting command goes to kubectl directly: running any other
+                    // one here and again below would apply it twice.
+                    let waits = kubectl::parse(&command)
+                        .is_ok_and(|c| c.verb == kubectl::Verb::RolloutStatus);
+                    if waits {
                         let mut r = kubectl::run(&mut self.session, &command);
                         if let Some(wait) = r.wait.take() {
                             self.waiting = Some(Waiting::Rollout {
                                 wait: Box::new(wait),
-                                deadline: self.elapsed() + WAIT_LIMIT.as_secs_f64(),
+                                deadline: plus(self.session.cluster.now(), WAIT_LIMIT),
                                 output: r.stdout,
                                 index,
+                                since: self.position(),
                             });
-                            self.poll_rollout();
+                            self.poll_rollout(false);
                             continue;
                         }
                     }
@@ -121,16 +254,20 @@ impl Playback {
                     self.record(index, command, r.output, r.ok);
                 }
             }
+            self.line_done = self.position();
         }
     }
 
-    /// Polls a pending rollout wait; records and clears it when it ends.
-    fn poll_rollout(&mut self) {
+    /// Polls a pending rollout wait; records and clears it when it ends. The deadline is only
+    /// checked after an event, as the batch runner does, so that how time was moved between
+    /// events does not matter.
+    fn poll_rollout(&mut self, after_event: bool) {
         let Some(Waiting::Rollout {
             mut wait,
             deadline,
             mut output,
             index,
+            since,
         }) = self.waiting.take()
         else {
             return;
@@ -145,10 +282,14 @@ impl Playback {
             })
             .unwrap_or_default();
         match absorb_wait(wait.poll(&self.session), &mut output) {
-            Some(ended_ok) => self.record(index, command, output, ended_ok),
-            None if self.elapsed() > deadline => {
+            Some(ended_ok) => {
+                self.record(index, command, output, ended_ok);
+                self.line_done = self.position();
+            }
+            None if after_event && self.session.cluster.now() > deadline => {
                 output.push_str(TIMED_OUT);
                 self.record(index, command, output, false);
+                self.line_done = self.position();
             }
             None => {
                 self.waiting = Some(Waiting::Rollout {
@@ -156,98 +297,390 @@ impl Playback {
                     deadline,
                     output,
                     index,
+                    since,
                 });
             }
         }
     }
 
-    /// Processes the next simulation event (and the script lines it unblocks). Returns what
-    /// happened, or None when nothing is scheduled.
-    pub fn step(&mut self) -> Option<StepReport> {
-        let sleep_until = match &self.waiting {
-            Some(Waiting::Sleep { until }) => Some(*until),
-            _ => None,
-        };
-        let next = self
-            .session
-            .cluster
-            .next_event_time()
-            .map(|t| seconds_between(self.session.cluster.start_time(), t));
-        if let (Some(until), Some(n)) = (sleep_until, next) {
-            if until <= n {
-                self.advance_clock_to(until);
-                self.waiting = None;
-                self.run_due_lines();
-                return None;
+    /// Ends every sleep that is over by `limit` (None: before the next event) and that no
+    /// pending event at or before its end holds back, running the lines after it.
+    fn settle_sleeps(&mut self, limit: Option<Timestamp>) {
+        loop {
+            let Some(Waiting::Sleep { until, .. }) = &self.waiting else {
+                return;
+            };
+            let until = *until;
+            let next = self.session.cluster.next_event_time();
+            if limit.is_some_and(|l| until > l) || next.is_some_and(|n| n <= until) {
+                return;
             }
-        }
-        let report = self.session.cluster.step();
-        self.after_progress();
-        report
-    }
-
-    fn after_progress(&mut self) {
-        match &self.waiting {
-            Some(Waiting::Rollout { .. }) => self.poll_rollout(),
-            Some(Waiting::Sleep { until }) if self.elapsed() >= *until - 1e-9 => {
-                self.waiting = None
-            }
-            _ => {}
-        }
-        if self.waiting.is_none() {
+            self.set_clock(until);
+            self.waiting = None;
+            self.line_done = self.position();
             self.run_due_lines();
         }
     }
 
-    fn advance_clock_to(&mut self, t: f64) {
-        let d = t - self.elapsed();
-        if d > 0.0 {
-            // Round up to whole nanoseconds (the clock's resolution) so the target is reached.
-            let nanos = (d * 1e9).ceil().min(u64::MAX as f64) as u64;
-            self.session
-                .cluster
-                .advance(std::time::Duration::from_nanos(nanos.max(1)));
+    /// Sets the clock forward to `t` (no event may be due before it).
+    fn set_clock(&mut self, t: Timestamp) {
+        let now = self.session.cluster.now();
+        if t > now {
+            self.session.cluster.advance(duration_between(now, t));
         }
+    }
+
+    /// Processes the next simulation event (after the sleeps that end before it, and with the
+    /// script lines it unblocks). Returns what happened, or None when nothing is scheduled.
+    pub fn step(&mut self) -> Option<StepReport> {
+        self.settle_sleeps(None);
+        let report = self.session.cluster.step()?;
+        self.events += 1;
+        if matches!(self.waiting, Some(Waiting::Rollout { .. })) {
+            self.poll_rollout(true);
+        }
+        if self.waiting.is_none() {
+            self.run_due_lines();
+        }
+        let now = self.session.cluster.now();
+        self.settle_sleeps(Some(now));
+        Some(report)
+    }
+
+    /// When the next event is due, if any.
+    pub fn next_event_time(&self) -> Option<Timestamp> {
+        self.session.cluster.next_event_time()
     }
 
     /// Moves virtual time forward to `t` seconds since the start, running events and script
     /// lines in order. Bounded: never runs more than `max_events` events in one call (returns
     /// false if it stopped early, so a UI frame stays short).
     pub fn advance_to(&mut self, t: f64, max_events: usize) -> bool {
+        let target = self.instant(t);
+        self.advance_to_instant(target, max_events)
+    }
+
+    /// [`Playback::advance_to`] with an exact target.
+    pub fn advance_to_instant(&mut self, target: Timestamp, max_events: usize) -> bool {
         let mut events = 0;
         loop {
-            // The clock has nanosecond resolution: closer than that is there.
-            if self.elapsed() >= t - 1e-9 {
-                return true;
-            }
-            let sleep_until = match &self.waiting {
-                Some(Waiting::Sleep { until }) => Some(*until),
-                _ => None,
-            };
-            let next = self
-                .session
-                .cluster
-                .next_event_time()
-                .map(|e| seconds_between(self.session.cluster.start_time(), e));
-            let horizon = sleep_until.map_or(t, |u| u.min(t));
-            match next {
-                Some(n) if n <= horizon => {
+            self.settle_sleeps(Some(target));
+            match self.session.cluster.next_event_time() {
+                Some(n) if n <= target => {
                     if events >= max_events {
                         return false;
                     }
-                    self.session.cluster.step();
+                    self.step();
                     events += 1;
-                    self.after_progress();
                 }
                 _ => {
-                    self.advance_clock_to(horizon);
-                    self.after_progress();
+                    self.set_clock(target);
+                    return true;
                 }
+            }
+        }
+    }
+
+    /// Runs every event still due at the current instant (a bounded `advance_to` may have
+    /// stopped between two events of the same nanosecond).
+    pub fn complete_instant(&mut self) {
+        let now = self.session.cluster.now();
+        self.advance_to_instant(now, usize::MAX);
+    }
+
+    /// Runs a read-only command (`kubectl get`, `describe`, `rollout status|history`) against
+    /// the cluster now, recording nothing. `rollout status` prints its current progress and
+    /// does not wait (time moves with the transport). An edit is refused with an error.
+    pub fn run_readonly(&mut self, command: &str) -> Result<Record, CommandError> {
+        if command_kind(command) != CommandKind::ReadOnly {
+            return Err(CommandError {
+                command: command.to_string(),
+                output: format!(
+                    "error: {command:?} changes the cluster\n  hint: run it as an edit (Playback::inject) so that it is recorded in the script\n"
+                ),
+            });
+        }
+        let mut r = kubectl::run(&mut self.session, command);
+        let mut output = std::mem::take(&mut r.stdout);
+        let mut ok = r.exit_code == 0;
+        if let Some(mut wait) = r.wait.take() {
+            if let Some(ended_ok) = absorb_wait(wait.poll(&self.session), &mut output) {
+                ok = ended_ok;
+            }
+        } else {
+            output.push_str(&r.stderr);
+            if let Some(h) = &r.hint {
+                if r.exit_code != 0 {
+                    output.push_str(&format!("  hint: {h}\n"));
+                }
+            }
+        }
+        Ok(Record {
+            t: self.elapsed(),
+            command: command.to_string(),
+            output,
+            ok,
+            line: 0,
+        })
+    }
+
+    /// What the terminal runs: a read-only command is only run, anything else is an edit.
+    pub fn run_command(&mut self, command: &str) -> Result<Record, CommandError> {
+        match command_kind(command) {
+            CommandKind::ReadOnly => self.run_readonly(command),
+            CommandKind::Edit => self.inject(command),
+        }
+    }
+
+    /// Runs an edit now and records it in `scenario.script` at the current virtual time, so
+    /// that playing the edited scenario from the start reaches exactly this state:
+    /// - during a `sleep`: the sleep is split (`sleep <elapsed>`, the command, `sleep <rest>`);
+    /// - during `kubectl rollout status`: `sleep <elapsed>`, the command, then the same
+    ///   `rollout status` line again (it waits anew: its output may differ, the cluster not);
+    /// - after the script: `sleep <since the last line ended>`, then the command.
+    ///
+    /// The `sleep` is left out when nothing happened since the line started. Events still due
+    /// at this very nanosecond run first. A failing command (kubectl's error, a bad verb)
+    /// changes nothing and records nothing; read-only commands run without being recorded.
+    pub fn inject(&mut self, command: &str) -> Result<Record, CommandError> {
+        self.inject_spliced(command).map(|(r, _)| r)
+    }
+
+    pub(crate) fn inject_spliced(
+        &mut self,
+        command: &str,
+    ) -> Result<(Record, Option<Splice>), CommandError> {
+        let command = command.trim();
+        let err = |output: String| CommandError {
+            command: command.to_string(),
+            output,
+        };
+        let words = kubectl::split_words(command).map_err(|e| err(format!("{e}\n")))?;
+        match words.first().map(String::as_str) {
+            None => return Err(err("error: empty command\n".into())),
+            Some("sleep") => {
+                return Err(err(
+                    "error: sleep is not an edit\n  hint: time moves with the play, step and seek controls\n"
+                        .into(),
+                ))
+            }
+            Some("expect:") => return Err(err("error: expect: is only for scenario files\n".into())),
+            _ => {}
+        }
+        if command_kind(command) == CommandKind::ReadOnly {
+            return self.run_readonly(command).map(|r| (r, None));
+        }
+        let before = self.clone();
+        self.complete_instant();
+        let splice = self.splice(command);
+        let first = self.log.len();
+        self.run_due_lines();
+        let now = self.session.cluster.now();
+        self.settle_sleeps(Some(now));
+        match self.log.get(first).cloned() {
+            Some(r) if r.ok && r.command == command => Ok((r, Some(splice))),
+            Some(r) => {
+                *self = before;
+                Err(err(r.output))
+            }
+            None => {
+                *self = before;
+                Err(err("error: the command did not run\n".into()))
+            }
+        }
+    }
+
+    /// Writes `command` into the script at the current position and points the playback at
+    /// it (it runs next).
+    fn splice(&mut self, command: &str) -> Splice {
+        let at = self.position();
+        let line = |s: String| ScriptLine {
+            line: 0,
+            column: 0,
+            step: Step::Run(s),
+        };
+        let cmd = line(command.to_string());
+        let sleep_since = |since: Position| {
+            (since != at).then(|| {
+                format!(
+                    "sleep {}",
+                    format_duration(duration_between(since.at, at.at))
+                )
+            })
+        };
+        match self.waiting.take() {
+            Some(Waiting::Sleep {
+                until,
+                since,
+                index,
+            }) => {
+                let sleep = sleep_since(since);
+                let rest = format!("sleep {}", format_duration(duration_between(at.at, until)));
+                let mut lines = Vec::new();
+                if let Some(s) = &sleep {
+                    lines.push(line(s.clone()));
+                    if let Some(r) = self.log.last_mut() {
+                        r.command = s.clone();
+                        r.line = 0;
+                    }
+                } else {
+                    self.log.pop();
+                }
+                lines.push(cmd);
+                lines.push(line(rest));
+                self.next_line = index + usize::from(sleep.is_some());
+                self.scenario.script.splice(index..=index, lines);
+                Splice {
+                    at,
+                    index,
+                    since,
+                    sleep,
+                    kind: SpliceKind::SplitSleep,
+                }
+            }
+            Some(Waiting::Rollout { index, since, .. }) => {
+                let sleep = sleep_since(since);
+                let mut lines = Vec::new();
+                if let Some(s) = &sleep {
+                    lines.push(line(s.clone()));
+                    self.log.push(Record {
+                        t: self.seconds_at(since.at),
+                        command: s.clone(),
+                        output: String::new(),
+                        ok: true,
+                        line: 0,
+                    });
+                }
+                lines.push(cmd);
+                if let Some(original) = self.scenario.script.get(index).cloned() {
+                    lines.push(original);
+                }
+                self.next_line = index + usize::from(sleep.is_some());
+                self.scenario.script.splice(index..=index, lines);
+                Splice {
+                    at,
+                    index,
+                    since,
+                    sleep,
+                    kind: SpliceKind::SplitRollout,
+                }
+            }
+            None => {
+                let index = self.scenario.script.len();
+                let since = self.line_done;
+                let sleep = sleep_since(since);
+                if let Some(s) = &sleep {
+                    self.scenario.script.push(line(s.clone()));
+                    self.log.push(Record {
+                        t: self.seconds_at(since.at),
+                        command: s.clone(),
+                        output: String::new(),
+                        ok: true,
+                        line: 0,
+                    });
+                }
+                self.scenario.script.push(cmd);
+                self.next_line = index + usize::from(sleep.is_some());
+                Splice {
+                    at,
+                    index,
+                    since,
+                    sleep,
+                    kind: SpliceKind::Append,
+                }
+            }
+        }
+    }
+
+    /// Brings a copy of this playback taken before an edit (at a position before
+    /// `splice.at`) in line with the edited scenario: afterwards it is exactly what playing the
+    /// edited scenario to its position gives.
+    #[allow(dead_code)] // used by the timeline
+    pub(crate) fn rebase(&mut self, splice: &Splice, scenario: &Scenario) {
+        self.scenario = scenario.clone();
+        self.session.files = scenario.files.clone();
+        let Some(sleep) = &splice.sleep else {
+            // Nothing happened between the line and the edit: no earlier copy is inside it.
+            return;
+        };
+        let record = |p: &Playback| Record {
+            t: p.seconds_at(splice.since.at),
+            command: sleep.clone(),
+            output: String::new(),
+            ok: true,
+            line: 0,
+        };
+        let inside = match (&self.waiting, splice.kind) {
+            (Some(Waiting::Sleep { index, since, .. }), SpliceKind::SplitSleep) => {
+                *index == splice.index && *since == splice.since
+            }
+            (Some(Waiting::Rollout { index, since, .. }), SpliceKind::SplitRollout) => {
+                *index == splice.index && *since == splice.since
+            }
+            (None, SpliceKind::Append) => {
+                self.next_line == splice.index && self.line_done == splice.since
+            }
+            _ => false,
+        };
+        if !inside {
+            return;
+        }
+        match splice.kind {
+            SpliceKind::SplitSleep => {
+                if let Some(r) = self.log.last_mut() {
+                    r.command = sleep.clone();
+                    r.line = 0;
+                }
+            }
+            SpliceKind::SplitRollout | SpliceKind::Append => {
+                let r = record(self);
+                self.log.push(r);
+            }
+        }
+        self.next_line = splice.index + 1;
+        self.waiting = Some(Waiting::Sleep {
+            until: splice.at.at,
+            since: splice.since,
+            index: splice.index,
+        });
+    }
+
+    /// Decodes and validates a manifest from the YAML editor; if it is valid, stores it as a
+    /// new file of the scenario (`edit-N.yaml`: earlier lines keep reading earlier files) and
+    /// injects `kubectl apply -f` it. An invalid manifest changes nothing and returns every
+    /// diagnostic found (line, column, message, hint).
+    pub fn apply_manifest(&mut self, yaml: &str) -> Result<Record, Vec<crate::edit::Diagnostic>> {
+        self.apply_manifest_spliced(yaml).map(|(r, _)| r)
+    }
+
+    pub(crate) fn apply_manifest_spliced(
+        &mut self,
+        yaml: &str,
+    ) -> Result<(Record, Option<Splice>), Vec<crate::edit::Diagnostic>> {
+        let name = crate::edit::next_file_name(&self.scenario.files);
+        let diags = crate::edit::diagnose(&name, yaml);
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let before_files = self.scenario.files.clone();
+        self.scenario.files.insert(name.clone(), yaml.to_string());
+        self.session.files.insert(name.clone(), yaml.to_string());
+        match self.inject_spliced(&format!("kubectl apply -f {name}")) {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                self.scenario.files = before_files.clone();
+                self.session.files = before_files;
+                Err(vec![crate::edit::Diagnostic {
+                    line: 1,
+                    column: 1,
+                    message: e.output.trim().to_string(),
+                    hint: None,
+                }])
             }
         }
     }
 }
 
-fn seconds_between(a: k8s_openapi::jiff::Timestamp, b: k8s_openapi::jiff::Timestamp) -> f64 {
+fn seconds_between(a: Timestamp, b: Timestamp) -> f64 {
     b.duration_since(a).as_secs_f64()
 }

@@ -99,6 +99,9 @@ pub fn start(scenario: &Scenario) -> Result<Session, ScenarioError> {
 /// Parses `30s`, `1m30s`, `500ms`, `2.5s`, `1h`.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let bad = || format!("invalid duration {s:?}: write e.g. 30s, 1m30s, 500ms");
+    if let Some(d) = exact_seconds(s.trim()) {
+        return Ok(d);
+    }
     let mut total = 0f64;
     let mut rest = s.trim();
     if rest.is_empty() {
@@ -128,6 +131,26 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         return Err(format!("duration {s:?} is too long (at most a year)"));
     }
     Ok(Duration::from_secs_f64(total))
+}
+
+/// `12s`, `12.345678901s`: read to the nanosecond without going through a float, so that a
+/// sleep written by [`crate::format_duration`] (user edits) replays exactly.
+fn exact_seconds(s: &str) -> Option<Duration> {
+    let number = s.strip_suffix('s')?;
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    let digits = |x: &str| x.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(frac) || frac.len() > 9 {
+        return None;
+    }
+    if number.contains('.') && frac.is_empty() {
+        return None;
+    }
+    let secs: u64 = whole.parse().ok()?;
+    if secs > 366 * 86_400 {
+        return None;
+    }
+    let nanos: u32 = format!("{frac:0<9}").parse().ok()?;
+    Some(Duration::new(secs, nanos))
 }
 
 fn fail(msg: impl Into<String>) -> LineResult {
