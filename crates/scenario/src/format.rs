@@ -297,7 +297,7 @@ fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
     };
     for key in root.keys() {
         if !TOP_KEYS.contains(&key.as_str()) {
-            return Err(unknown_key(&ctx, key, key, TOP_KEYS));
+            return Err(unknown_key(ctx, key, key, TOP_KEYS));
         }
     }
     let id = match root.get("scenario") {
@@ -332,7 +332,7 @@ fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
     let timing = match root.get("timing") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(m)) => {
-            check_timing(&ctx, m)?;
+            check_timing(ctx, m)?;
             m.clone()
         }
         Some(other) => {
@@ -343,9 +343,9 @@ fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
             ))
         }
     };
-    let nodes = parse_nodes(&ctx, root.get("nodes"))?;
-    let files = parse_files(&ctx, root.get("files"))?;
-    let script = parse_script(&ctx, root.get("script"))?;
+    let nodes = parse_nodes(ctx, root.get("nodes"))?;
+    let files = parse_files(ctx, root.get("files"))?;
+    let script = parse_script(ctx, root.get("script"))?;
     Ok(Scenario {
         source_name: source_name.to_string(),
         id,

@@ -1,0 +1,573 @@
+//! Writing a scenario back out: as JSON data of the file's structure (the share link's payload)
+//! and as a YAML file (the "download scenario" export) that [`crate::parse`] reads back to the
+//! same scenario.
+//!
+//! Both use the file's keys (DESIGN §4.1) and leave out what is the default (title = id, seed 1,
+//! empty maps and lists), and write node pools back in their `{pool, count, from}` shorthand.
+//! Knows nothing of links, compression or the cluster.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use k8s_openapi::api::core::v1::Taint;
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use serde_json::{Map, Value};
+
+use crate::format::{Check, NodeEntry, Scenario, Step};
+
+/// How one node entry is written: by name, or as a numbered pool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Names {
+    One(String),
+    Pool { pool: String, count: u64, from: u64 },
+}
+
+/// `names` as written: one run when they are `<pool><from>`, `<pool><from+1>` … (what a pool
+/// declares), else the longest such runs in order.
+fn name_runs(names: &[String]) -> Vec<Names> {
+    if names.is_empty() {
+        // `count: 0` declares no node; keep the entry so its other keys survive.
+        return vec![Names::Pool {
+            pool: "node".into(),
+            count: 0,
+            from: 1,
+        }];
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < names.len() {
+        let mut best: Option<(String, u64, usize)> = None;
+        for (pool, from) in splits(&names[i]) {
+            let len = names[i..]
+                .iter()
+                .enumerate()
+                .take_while(|(k, n)| {
+                    from.checked_add(*k as u64)
+                        .is_some_and(|num| **n == format!("{pool}{num}"))
+                })
+                .count();
+            if best.as_ref().is_none_or(|b| len > b.2) {
+                best = Some((pool.to_string(), from, len));
+            }
+        }
+        match best {
+            Some((pool, from, len)) if len > 1 => {
+                out.push(Names::Pool {
+                    pool,
+                    count: len as u64,
+                    from,
+                });
+                i += len;
+            }
+            _ => {
+                out.push(Names::One(names[i].clone()));
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Ways to read `name` as `<pool><number>`: every split inside its trailing digits where the
+/// number has no leading zero.
+fn splits(name: &str) -> Vec<(&str, u64)> {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    (name.len() - digits..name.len())
+        .filter_map(|at| {
+            let (pool, num) = name.split_at(at);
+            if pool.is_empty() || (num.len() > 1 && num.starts_with('0')) {
+                return None;
+            }
+            Some((pool, num.parse().ok()?))
+        })
+        .collect()
+}
+
+/// `key[=value]:Effect`, as the shorthand (and `kubectl taint`) writes a taint.
+pub fn taint_string(t: &Taint) -> String {
+    match t.value.as_deref().filter(|v| !v.is_empty()) {
+        Some(v) => format!("{}={v}:{}", t.key, t.effect),
+        None => format!("{}:{}", t.key, t.effect),
+    }
+}
+
+fn string_map(m: &BTreeMap<String, String>) -> Value {
+    Value::Object(
+        m.iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect(),
+    )
+}
+
+fn quantity_map(m: &BTreeMap<String, Quantity>) -> Value {
+    Value::Object(
+        m.iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.0.clone())))
+            .collect(),
+    )
+}
+
+/// The keys of one written node entry after its name or pool, in the file's order.
+fn node_attributes(e: &NodeEntry) -> Vec<(&'static str, Value)> {
+    let mut out = Vec::new();
+    if !e.labels.is_empty() {
+        out.push(("labels", string_map(&e.labels)));
+    }
+    if !e.taints.is_empty() {
+        out.push((
+            "taints",
+            Value::Array(
+                e.taints
+                    .iter()
+                    .map(|t| Value::String(taint_string(t)))
+                    .collect(),
+            ),
+        ));
+    }
+    if !e.capacity.is_empty() {
+        out.push(("capacity", quantity_map(&e.capacity)));
+    }
+    if !e.allocatable.is_empty() {
+        out.push(("allocatable", quantity_map(&e.allocatable)));
+    }
+    if e.unschedulable {
+        out.push(("unschedulable", Value::Bool(true)));
+    }
+    if !e.conditions.is_empty() {
+        out.push(("conditions", string_map(&e.conditions)));
+    }
+    out
+}
+
+fn name_keys(n: &Names) -> Vec<(&'static str, Value)> {
+    match n {
+        Names::One(name) => vec![("name", Value::String(name.clone()))],
+        Names::Pool { pool, count, from } => {
+            let mut v = vec![
+                ("pool", Value::String(pool.clone())),
+                ("count", Value::from(*count)),
+            ];
+            if *from != 1 {
+                v.push(("from", Value::from(*from)));
+            }
+            v
+        }
+    }
+}
+
+/// The node entries as the file's `nodes:` list (JSON data).
+pub fn nodes_json(nodes: &[NodeEntry]) -> Value {
+    let mut out = Vec::new();
+    for e in nodes {
+        let attrs = node_attributes(e);
+        for run in name_runs(&e.names) {
+            let mut m = Map::new();
+            for (k, v) in name_keys(&run).into_iter().chain(attrs.iter().cloned()) {
+                m.insert(k.to_string(), v);
+            }
+            out.push(Value::Object(m));
+        }
+    }
+    Value::Array(out)
+}
+
+fn step_json(step: &Step) -> Value {
+    match step {
+        Step::Run(cmd) => Value::String(cmd.clone()),
+        Step::Expect { command, check } => {
+            let mut m = Map::new();
+            m.insert("expect".into(), Value::String(command.clone()));
+            let (k, v) = match check {
+                Check::Equals(v) => ("equals", v),
+                Check::Contains(v) => ("contains", v),
+            };
+            m.insert(k.into(), Value::String(v.clone()));
+            Value::Object(m)
+        }
+    }
+}
+
+/// The scenario as JSON data with the file's keys, defaults left out.
+/// [`crate::format::from_json`] reads it back.
+pub fn to_json(s: &Scenario) -> Value {
+    let mut m = Map::new();
+    m.insert("scenario".into(), Value::String(s.id.clone()));
+    if s.title != s.id {
+        m.insert("title".into(), Value::String(s.title.clone()));
+    }
+    if !s.description.is_empty() {
+        m.insert("description".into(), Value::String(s.description.clone()));
+    }
+    if s.seed != 1 {
+        m.insert("seed".into(), Value::from(s.seed));
+    }
+    if !s.timing.is_empty() {
+        m.insert("timing".into(), Value::Object(s.timing.clone()));
+    }
+    if !s.nodes.is_empty() {
+        m.insert("nodes".into(), nodes_json(&s.nodes));
+    }
+    if !s.files.is_empty() {
+        m.insert("files".into(), string_map(&s.files));
+    }
+    if !s.script.is_empty() {
+        m.insert(
+            "script".into(),
+            Value::Array(s.script.iter().map(|l| step_json(&l.step)).collect()),
+        );
+    }
+    Value::Object(m)
+}
+
+impl Scenario {
+    /// Whether two scenarios say the same thing: every field but where they were written
+    /// (`source_name`, script lines' positions), which a round trip through a link or a
+    /// download does not keep.
+    pub fn same_content(&self, other: &Scenario) -> bool {
+        self.id == other.id
+            && self.title == other.title
+            && self.description == other.description
+            && self.seed == other.seed
+            && same_timing(&self.timing, &other.timing)
+            && self.nodes == other.nodes
+            && self.files == other.files
+            && self.script.len() == other.script.len()
+            && self
+                .script
+                .iter()
+                .zip(&other.script)
+                .all(|(a, b)| a.step == b.step)
+    }
+}
+
+/// Timing overrides compared by value: YAML reads `1.0` as the integer 1 (as kubectl does),
+/// JSON keeps it a float; the timing model sees the same number.
+fn same_timing(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.len() == b.len()
+        && a.iter().all(|(k, va)| {
+            b.get(k).is_some_and(|vb| match (va, vb) {
+                (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+                _ => va == vb,
+            })
+        })
+}
+
+// ---- YAML ----
+
+/// Words YAML 1.1 reads as something other than a string when unquoted.
+const SPECIAL_WORDS: &[&str] = &[
+    "y", "n", "yes", "no", "on", "off", "true", "false", "null", "~",
+];
+
+/// Whether `s` reads back as this same string when written without quotes. `flow`: inside
+/// `{…}` or `[…]`, where `,[]{}` and spaces end a scalar.
+fn plain_ok(s: &str, flow: bool) -> bool {
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
+    if SPECIAL_WORDS.contains(&s.to_ascii_lowercase().as_str()) || s.ends_with(' ') {
+        return false;
+    }
+    if first.is_ascii_digit() {
+        // A number with a unit (`100m`, `32Gi`, `1.5Gi`) is a string; `1e3`, `0x1F`, `1_000`,
+        // `2024-01-01` are not, so anything else starting with a digit is quoted.
+        let unit = s.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let number = &s[..s.len() - unit.len()];
+        let unit_ok = unit
+            .starts_with(|c: char| c.is_ascii_alphabetic() && !"eExXoObB".contains(c))
+            && unit.chars().all(|c| c.is_ascii_alphabetic());
+        if !unit_ok || number.matches('.').count() > 1 || number.ends_with('.') {
+            return false;
+        }
+    } else if !(first.is_ascii_alphabetic() || first == '_' || first == '/') {
+        return false;
+    }
+    let chars: Vec<char> = s.chars().collect();
+    chars.iter().enumerate().all(|(i, &c)| match c {
+        c if c.is_ascii_alphanumeric() => true,
+        '.' | '_' | '/' | '-' | '=' | '+' | '@' | '%' | '(' | ')' => true,
+        ' ' | ',' | '[' | ']' | '{' | '}' => !flow,
+        // `a:b` is a plain scalar, `a: b` and a trailing colon are not.
+        ':' => !flow && chars.get(i + 1).is_some_and(|n| *n != ' '),
+        _ => false,
+    })
+}
+
+/// A double-quoted YAML scalar; every character YAML could misread is escaped.
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if needs_escape(c) => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Control characters, YAML's line breaks beyond `\n` (NEL, LS, PS) and non-characters.
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+        || (c as u32) >= 0xFFFE && (c as u32) <= 0xFFFF
+}
+
+fn scalar(s: &str, flow: bool) -> String {
+    if plain_ok(s, flow) {
+        s.to_string()
+    } else {
+        quoted(s)
+    }
+}
+
+/// Whether `s` can be a literal block (`|`): several lines of printable text whose first line
+/// does not start with a space and whose lines are not just blanks.
+fn literal_ok(s: &str) -> bool {
+    s.contains('\n')
+        && !s.starts_with([' ', '\t', '\n'])
+        && !s.chars().any(|c| c != '\n' && c != '\t' && needs_escape(c))
+        && s.lines().all(|l| !l.starts_with('\t'))
+        && s.lines().all(|l| l.is_empty() || !l.trim().is_empty())
+        && !s.trim().is_empty()
+}
+
+/// Writes the value of `key: ` (already written) as a literal block or a one-line scalar.
+fn value_text(out: &mut String, s: &str, indent: usize) {
+    if literal_ok(s) {
+        let body = s.trim_end_matches('\n');
+        let chomp = match s.len() - body.len() {
+            0 => "-",
+            1 => "",
+            _ => "+",
+        };
+        let _ = writeln!(out, "|{chomp}");
+        for line in s.split_inclusive('\n') {
+            let line = line.strip_suffix('\n').unwrap_or(line);
+            if line.is_empty() {
+                out.push('\n');
+            } else {
+                let _ = writeln!(out, "{:indent$}{line}", "");
+            }
+        }
+    } else {
+        let _ = writeln!(out, "{}", scalar(s, false));
+    }
+}
+
+fn flow_map(m: &Map<String, Value>) -> String {
+    let items: Vec<String> = m
+        .iter()
+        .map(|(k, v)| format!("{}: {}", scalar(k, true), flow_value(v)))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// A scalar or collection in flow style (labels, capacity, timing, taints).
+fn flow_value(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => number(n),
+        Value::String(s) => scalar(s, true),
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(flow_value).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Object(m) => flow_map(m),
+    }
+}
+
+/// A number YAML reads back as the same JSON number: a float keeps a decimal point.
+fn number(n: &serde_json::Number) -> String {
+    if n.is_f64() {
+        let f = n.as_f64().unwrap_or(0.0);
+        let t = f.to_string();
+        if t.contains('.') {
+            t
+        } else {
+            format!("{t}.0")
+        }
+    } else {
+        n.to_string()
+    }
+}
+
+/// The scenario as a YAML file in the layout of the presets: one key per line, labels and
+/// capacities as `{…}`, manifests as `|` blocks. [`crate::parse`] reads it back to a scenario
+/// with the same content ([`Scenario::same_content`]).
+pub fn to_yaml(s: &Scenario) -> String {
+    let mut y = String::new();
+    let _ = writeln!(y, "scenario: {}", scalar(&s.id, false));
+    if s.title != s.id {
+        y.push_str("title: ");
+        value_text(&mut y, &s.title, 2);
+    }
+    if !s.description.is_empty() {
+        y.push_str("description: ");
+        value_text(&mut y, &s.description, 2);
+    }
+    if s.seed != 1 {
+        let _ = writeln!(y, "seed: {}", s.seed);
+    }
+    if !s.timing.is_empty() {
+        y.push_str("timing:\n");
+        for (k, v) in &s.timing {
+            let _ = writeln!(y, "  {}: {}", scalar(k, true), flow_value(v));
+        }
+    }
+    if let Value::Array(nodes) = nodes_json(&s.nodes) {
+        if !nodes.is_empty() {
+            y.push_str("nodes:\n");
+        }
+        for n in nodes {
+            let Value::Object(m) = n else { continue };
+            let short = m
+                .keys()
+                .all(|k| ["name", "pool", "count", "from"].contains(&k.as_str()));
+            if short && m.contains_key("pool") {
+                let _ = writeln!(y, "  - {}", flow_map(&m));
+                continue;
+            }
+            // name/pool first, then the rest in the file's order.
+            let order = [
+                "name",
+                "pool",
+                "count",
+                "from",
+                "labels",
+                "taints",
+                "capacity",
+                "allocatable",
+                "unschedulable",
+                "conditions",
+            ];
+            let mut first = true;
+            for k in order {
+                let Some(v) = m.get(k) else { continue };
+                let lead = if first { "  - " } else { "    " };
+                first = false;
+                let _ = writeln!(y, "{lead}{k}: {}", flow_value(v));
+            }
+        }
+    }
+    if !s.files.is_empty() {
+        y.push_str("files:\n");
+        for (name, text) in &s.files {
+            let _ = write!(y, "  {}: ", scalar(name, true));
+            value_text(&mut y, text, 4);
+        }
+    }
+    if !s.script.is_empty() {
+        y.push_str("script:\n");
+        for line in &s.script {
+            match &line.step {
+                Step::Run(cmd) => {
+                    y.push_str("  - ");
+                    value_text(&mut y, cmd, 4);
+                }
+                Step::Expect { command, check } => {
+                    y.push_str("  - expect: ");
+                    value_text(&mut y, command, 6);
+                    let (k, v) = match check {
+                        Check::Equals(v) => ("equals", v),
+                        Check::Contains(v) => ("contains", v),
+                    };
+                    let _ = write!(y, "    {k}: ");
+                    value_text(&mut y, v, 6);
+                }
+            }
+        }
+    }
+    y
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pools_are_written_back_as_pools() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            name_runs(&names(&["worker2", "worker3", "worker4"])),
+            vec![Names::Pool {
+                pool: "worker".into(),
+                count: 3,
+                from: 2
+            }]
+        );
+        assert_eq!(
+            name_runs(&names(&["w9", "w10"])),
+            vec![Names::Pool {
+                pool: "w".into(),
+                count: 2,
+                from: 9
+            }]
+        );
+        // A pool named `w0` from 9: w09, w010.
+        assert_eq!(
+            name_runs(&names(&["w09", "w010"])),
+            vec![Names::Pool {
+                pool: "w0".into(),
+                count: 2,
+                from: 9
+            }]
+        );
+        assert_eq!(
+            name_runs(&names(&["a", "b1", "b2"])),
+            vec![
+                Names::One("a".into()),
+                Names::Pool {
+                    pool: "b".into(),
+                    count: 2,
+                    from: 1
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn plain_scalars_only_where_yaml_reads_them_back() {
+        for s in [
+            "worker",
+            "32Gi",
+            "100m",
+            "kubectl get ds",
+            "node-role.kubernetes.io/x",
+        ] {
+            assert!(plain_ok(s, false), "{s}");
+        }
+        for s in [
+            "",
+            "yes",
+            "No",
+            "1",
+            "1.5",
+            "1e3",
+            "0x1F",
+            "-x",
+            "a: b",
+            "a #b",
+            "x:",
+            " a",
+            "a ",
+            "'a'",
+            "*a",
+            "&a",
+            "!a",
+            "1:30",
+            "2024-01-01",
+        ] {
+            assert!(!plain_ok(s, false), "{s}");
+        }
+        assert!(!plain_ok("a,b", true) && !plain_ok("a b", true) && !plain_ok("a:b", true));
+    }
+}
