@@ -11,7 +11,9 @@ pub mod playback;
 pub mod presets;
 pub mod run;
 pub mod session;
+pub mod share;
 pub mod view;
+pub mod write;
 
 pub use format::{parse, Check, NodeEntry, Scenario, ScenarioError, ScriptLine, Step};
 pub use playback::Playback;
