@@ -687,7 +687,8 @@ pub(crate) fn event_times(e: &Event, now: Timestamp) -> (String, String, i32) {
     (first, last, count)
 }
 
-fn event_row(e: &Event, wide: bool, now: Timestamp) -> Vec<String> {
+/// One row of `kubectl get events` (the wide columns with `wide`).
+pub fn event_row(e: &Event, wide: bool, now: Timestamp) -> Vec<String> {
     let (first, last, count) = event_times(e, now);
     let io = &e.involved_object;
     let kind = io.kind.clone().unwrap_or_default().to_lowercase();

@@ -5,12 +5,14 @@
 //! `run` executes the script against the virtual cluster; `session` adapts the cluster to the
 //! kubectl layer; `presets` is the library of scenarios shipped with the playground.
 
+pub mod caption;
 pub mod edit;
 pub mod format;
 pub mod playback;
 pub mod presets;
 pub mod run;
 pub mod session;
+pub mod timeline;
 pub mod share;
 pub mod view;
 pub mod write;
@@ -20,3 +22,4 @@ pub use playback::Playback;
 pub use playback::{command_kind, format_duration, CommandError, CommandKind, Position};
 pub use run::{run, run_line, start, Failure, LineResult, Outcome, Record};
 pub use session::Session;
+pub use timeline::{Mark, Sample, SampleCounts, Timeline};

@@ -595,7 +595,6 @@ impl Playback {
     /// Brings a copy of this playback taken before an edit (at a position before
     /// `splice.at`) in line with the edited scenario: afterwards it is exactly what playing the
     /// edited scenario to its position gives.
-    #[allow(dead_code)] // used by the timeline
     pub(crate) fn rebase(&mut self, splice: &Splice, scenario: &Scenario) {
         self.scenario = scenario.clone();
         self.session.files = scenario.files.clone();

@@ -99,6 +99,9 @@ pub struct NodeCard {
     pub pods: Vec<PodChip>,
     /// The controller's verdict for each DaemonSet.
     pub verdicts: Vec<(String, NodeExplanation)>,
+    /// A rolling update is replacing a daemon pod here right now (old pod terminating, or new
+    /// pod not yet available).
+    pub in_wave: bool,
 }
 
 /// The counters of one DaemonSet, as `kubectl get ds` prints them, plus two more.
@@ -126,6 +129,8 @@ pub struct ClusterView {
     pub elapsed: String,
     pub nodes: Vec<NodeCard>,
     pub daemon_sets: Vec<Counters>,
+    /// The rolling updates in progress, one per DaemonSet that has one.
+    pub waves: Vec<Wave>,
 }
 
 fn role(node: &Node) -> &'static str {
@@ -213,6 +218,7 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
                 .map(describe_taint)
                 .collect(),
             pods: Vec::new(),
+            in_wave: false,
             verdicts: predicates
                 .iter()
                 .map(|(name, p)| (name.clone(), p.explain(n)))
@@ -285,9 +291,156 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
             }
         })
         .collect();
+    let waves: Vec<Wave> = dss.iter().filter_map(|d| wave(c, d)).collect();
+    for w in &waves {
+        for card in nodes.iter_mut() {
+            if w.nodes.binary_search(&card.name).is_ok() {
+                card.in_wave = true;
+            }
+        }
+    }
     ClusterView {
         elapsed: format!("{:.1}s", c.elapsed_seconds()),
         nodes,
         daemon_sets,
+        waves,
     }
+}
+
+/// A rolling update in progress: the nodes whose daemon pod is being replaced, against the
+/// budget the controller works with (maxUnavailable, or maxSurge when surging, resolved against
+/// the desired number of nodes as the controller resolves it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wave {
+    pub namespace: String,
+    pub daemon_set: String,
+    /// Nodes in progress.
+    pub in_progress: i32,
+    /// maxUnavailable or maxSurge, as a number of nodes.
+    pub budget: i32,
+    /// Whether the budget is maxSurge (new pod first) rather than maxUnavailable.
+    pub surge: bool,
+    /// `2 of maxUnavailable 2 in progress`, `1 of maxSurge 1 in progress`.
+    pub words: String,
+    /// The nodes in the wave, sorted.
+    pub nodes: Vec<String>,
+}
+
+/// The wave of `ds`'s rolling update, if one is in progress: the DaemonSet uses RollingUpdate,
+/// has more than one revision (the first rollout is no update), and some node still runs an
+/// old pod or has no available pod yet. A node is in the wave when its old pod is terminating or
+/// its new pod is not yet available.
+pub fn wave(c: &Cluster, ds: &DaemonSet) -> Option<Wave> {
+    if !controller::util::is_rolling_update(ds) {
+        return None;
+    }
+    let uid = ds.metadata.uid.as_deref()?;
+    let owned = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+        controller::controller_ref::get_controller_of(m).map(|o| o.uid.as_str()) == Some(uid)
+    };
+    if c.revisions().iter().filter(|r| owned(&r.metadata)).count() < 2 {
+        return None;
+    }
+    let hash = current_hash(c, ds);
+    let status = ds.status.clone().unwrap_or_default();
+    let desired = status.desired_number_scheduled;
+    let min_ready = ds.spec.min_ready_seconds.unwrap_or(0);
+    let now = c.now();
+    let pods: Vec<_> = c
+        .pods()
+        .into_iter()
+        .filter(|p| owned(&p.metadata))
+        .collect();
+    let pod_hash = |p: &Pod| {
+        p.metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(CONTROLLER_REVISION_HASH_LABEL))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let any_old = pods.iter().any(|p| pod_hash(p) != hash);
+    if !any_old && status.number_available.unwrap_or(0) >= desired {
+        return None;
+    }
+    let mut nodes: Vec<String> = pods
+        .iter()
+        .filter(|p| {
+            let old = pod_hash(p) != hash;
+            if old {
+                p.metadata.deletion_timestamp.is_some()
+            } else {
+                !controller::pod_util::is_pod_available(p, min_ready, now)
+            }
+        })
+        .filter_map(|p| controller::util::get_target_node_name(p).ok())
+        .map(str::to_string)
+        .collect();
+    nodes.sort();
+    nodes.dedup();
+    let surge = controller::util::allows_surge(ds);
+    let budget = if surge {
+        controller::util::surge_count(ds, desired)
+    } else {
+        controller::util::unavailable_count(ds, desired)
+    }
+    .unwrap_or(0);
+    let in_progress = i32::try_from(nodes.len()).unwrap_or(i32::MAX);
+    let words = format!(
+        "{in_progress} of {} {budget} in progress",
+        if surge { "maxSurge" } else { "maxUnavailable" }
+    );
+    Some(Wave {
+        namespace: ds.metadata.namespace.clone().unwrap_or_default(),
+        daemon_set: ds.metadata.name.clone().unwrap_or_default(),
+        in_progress,
+        budget,
+        surge,
+        words,
+        nodes,
+    })
+}
+
+/// One row of `kubectl get events`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRow {
+    pub last_seen: String,
+    pub type_: String,
+    pub reason: String,
+    /// `pod/agent-x7k2p`
+    pub object: String,
+    pub message: String,
+}
+
+/// The events as `kubectl get events` lists them (same columns, same words, same order),
+/// keeping those whose involved object (`kind/name`, case-insensitive) contains `filter`.
+pub fn event_rows(c: &Cluster, filter: Option<&str>) -> Vec<EventRow> {
+    let now = c.now();
+    let filter = filter
+        .map(|f| f.trim().to_lowercase())
+        .filter(|f| !f.is_empty());
+    let mut events: Vec<_> = c.events().to_vec();
+    // As kubectl lists every kind: by namespace, then name.
+    events.sort_by(|a, b| {
+        (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
+    });
+    events
+        .iter()
+        .map(|e| kubectl::event_row(e, false, now))
+        .filter_map(|row| match <[String; 5]>::try_from(row) {
+            Ok([last_seen, type_, reason, object, message]) => Some(EventRow {
+                last_seen,
+                type_,
+                reason,
+                object,
+                message,
+            }),
+            Err(_) => None,
+        })
+        .filter(|r| {
+            filter
+                .as_deref()
+                .is_none_or(|f| r.object.to_lowercase().contains(f))
+        })
+        .collect()
 }

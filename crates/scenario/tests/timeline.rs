@@ -1,0 +1,290 @@
+//! Time travel: stepping back and seeking restore exactly the state seen before; edits rewrite
+//! the future; captions, samples, waves and events say what the screen shows.
+
+mod common;
+
+use cluster::to_json_lines;
+use scenario::view::{cluster_view, event_rows};
+use scenario::{Playback, Timeline};
+
+/// What a viewer sees plus everything that could differ underneath.
+fn snapshot(p: &Playback) -> (scenario::Position, String, String, usize) {
+    (
+        p.position(),
+        to_json_lines(p.session.cluster.trace()),
+        format!("{:?}", cluster_view(&p.session.cluster)),
+        p.log.len(),
+    )
+}
+
+#[test]
+fn step_back_restores_each_previous_visible_change_exactly() {
+    let mut tl = Timeline::new(common::parse("f4-rolling-update-max-unavailable-1")).expect("ok");
+    let mut seen = vec![snapshot(tl.playback())];
+    while let Some(cap) = tl.step_forward() {
+        assert!(!cap.text.is_empty());
+        seen.push(snapshot(tl.playback()));
+    }
+    assert!(seen.len() > 40, "{} changes", seen.len());
+    assert!(tl.playback().script_done());
+    // The last (fruitless) step forward ran past the last change: back to it first.
+    if tl.playback().position() > seen[seen.len() - 1].0 {
+        tl.step_back();
+    }
+    assert!(snapshot(tl.playback()) == seen[seen.len() - 1]);
+    for i in (0..seen.len() - 1).rev() {
+        tl.step_back();
+        let now = snapshot(tl.playback());
+        assert!(now == seen[i], "step back #{i} differs");
+    }
+    // And forward again reaches the same states with the same captions.
+    let marks: Vec<_> = tl.marks().to_vec();
+    for (i, m) in marks.iter().enumerate() {
+        let cap = tl.step_forward().expect("again");
+        assert_eq!(cap, m.caption, "caption {i}");
+        assert!(snapshot(tl.playback()) == seen[i + 1], "forward again #{i}");
+    }
+}
+
+#[test]
+fn seeking_anywhere_gives_what_playing_straight_there_gives() {
+    let s = common::parse("node-kubelet-stops");
+    let mut tl = Timeline::new(s.clone()).expect("ok");
+    let mut t = 0.0;
+    while t < 140.0 {
+        t += 1.0 / 30.0;
+        tl.advance_to(t, 1000);
+    }
+    assert!((tl.horizon() - 140.0).abs() < 0.05);
+    for target in [0.0, 12.7, 55.0, 3.25, 99.9, 140.0, 61.5, 0.5] {
+        tl.seek(target);
+        let mut fresh = Playback::new(s.clone()).expect("ok");
+        fresh.advance_to(target, usize::MAX);
+        assert!(
+            snapshot(tl.playback()) == snapshot(&fresh),
+            "seek({target}) differs"
+        );
+    }
+    assert!(tl.checkpoint_stats().0 <= scenario::timeline::MAX_CHECKPOINTS + 1);
+    tl.reset();
+    assert_eq!(tl.elapsed(), 0.0);
+    assert!(tl.horizon() >= 139.9, "reset keeps the horizon");
+}
+
+#[test]
+fn an_edit_after_stepping_back_rewrites_the_future_and_replays() {
+    let s = common::parse("f4-rolling-update-max-unavailable-1");
+    let mut tl = Timeline::new(s).expect("ok");
+    tl.advance_to(30.0, usize::MAX);
+    let marks_before = tl.marks().len();
+    tl.seek(14.0);
+    for _ in 0..3 {
+        tl.step_back();
+    }
+    let t_edit = tl.elapsed();
+    tl.inject("kubectl taint node worker3 dedicated=x:NoExecute")
+        .expect("edit");
+    assert!(tl.marks().len() < marks_before, "the future was dropped");
+    assert!(tl.marks().iter().all(|m| m.caption.t <= t_edit + 1e-9));
+    assert!((tl.horizon() - t_edit).abs() < 1e-9);
+    assert!(tl.samples().iter().all(|x| x.t() <= t_edit + 1e-9));
+    let last = tl.marks().last().expect("the edit is a mark");
+    assert!(
+        last.caption
+            .text
+            .contains("you: kubectl taint node worker3"),
+        "{}",
+        last.caption.text
+    );
+    tl.advance_to(60.0, usize::MAX);
+    let mut fresh = Playback::new(tl.scenario().clone()).expect("ok");
+    fresh.advance_to(60.0, usize::MAX);
+    assert!(
+        snapshot(tl.playback()) == snapshot(&fresh),
+        "after the edit"
+    );
+    // Back before the edit, through the rebased checkpoints, and forward again.
+    for target in [2.0, t_edit - 0.5, t_edit, t_edit + 3.0, 45.0] {
+        tl.seek(target);
+        let mut fresh = Playback::new(tl.scenario().clone()).expect("ok");
+        fresh.advance_to(target, usize::MAX);
+        assert!(
+            snapshot(tl.playback()) == snapshot(&fresh),
+            "seek({target})"
+        );
+    }
+}
+
+#[test]
+fn edits_during_sleeps_keep_every_checkpoint_true() {
+    let s = common::parse("node-kubelet-stops");
+    let mut tl = Timeline::new(s).expect("ok");
+    // Small checkpoint spacing is the default; play long enough for several.
+    tl.advance_to(45.0, usize::MAX);
+    tl.inject("kubectl cordon worker4").expect("edit");
+    tl.advance_to(80.0, usize::MAX);
+    tl.seek(20.0);
+    tl.inject("node add late --label zone=z").expect("edit");
+    tl.advance_to(150.0, usize::MAX);
+    for target in [1.0, 19.0, 20.0, 30.0, 44.0, 46.0, 90.0, 150.0] {
+        tl.seek(target);
+        let mut fresh = Playback::new(tl.scenario().clone()).expect("ok");
+        fresh.advance_to(target, usize::MAX);
+        assert!(
+            snapshot(tl.playback()) == snapshot(&fresh),
+            "seek({target})"
+        );
+    }
+}
+
+#[test]
+fn a_bad_edit_keeps_the_future() {
+    let mut tl = Timeline::new(common::parse("f1-one-pod-per-node")).expect("ok");
+    tl.advance_to(20.0, usize::MAX);
+    tl.seek(5.0);
+    let marks = tl.marks().len();
+    let e = tl.inject("kubectl cordon nosuchnode").expect_err("bad");
+    assert!(e.output.contains("not found"), "{}", e.output);
+    assert_eq!(tl.marks().len(), marks);
+    assert!(tl.horizon() >= 19.9);
+    let d = tl
+        .apply_manifest("kind: DaemonSet\napiVersion: apps/v1\nmetadata: {name: x}\nspec: {selector: {matchLabels: {a: yes}}}\n")
+        .expect_err("bad");
+    assert_eq!(d[0].line, 4, "{d:?}");
+    assert_eq!(tl.marks().len(), marks);
+}
+
+#[test]
+fn samples_change_at_every_counter_change_and_only_then() {
+    let mut tl = Timeline::new(common::parse("f4-rolling-update-max-unavailable-1")).expect("ok");
+    tl.advance_to(60.0, usize::MAX);
+    let s = tl.samples();
+    assert!(s.len() > 10, "{}", s.len());
+    for w in s.windows(2) {
+        assert!(w[0].t_nanos < w[1].t_nanos);
+        assert_ne!(w[0].daemon_sets, w[1].daemon_sets);
+    }
+    let last = &s[s.len() - 1].daemon_sets[0];
+    assert_eq!(
+        (
+            last.desired,
+            last.current,
+            last.ready,
+            last.up_to_date,
+            last.available
+        ),
+        (4, 4, 4, 4, 4)
+    );
+    // Going back and forth again adds nothing.
+    let n = s.len();
+    tl.seek(10.0);
+    tl.advance_to(60.0, usize::MAX);
+    assert_eq!(tl.samples().len(), n);
+}
+
+fn captions(id: &str, until: f64) -> Vec<String> {
+    let mut tl = Timeline::new(common::parse(id)).expect("ok");
+    let mut out = Vec::new();
+    while tl.elapsed() < until {
+        match tl.step_forward() {
+            Some(c) => out.push(c.text),
+            None => break,
+        }
+    }
+    out
+}
+
+fn has(caps: &[String], needle: &str) {
+    assert!(
+        caps.iter().any(|c| c.contains(needle)),
+        "no caption contains {needle:?}:\n{}",
+        caps.join("\n")
+    );
+}
+
+#[test]
+fn captions_say_what_happened_and_why() {
+    let caps = captions("f4-rolling-update-max-unavailable-1", 45.0);
+    has(&caps, "controller created ru1-");
+    has(&caps, ": node should run a daemon pod");
+    has(&caps, "scheduler bound ru1-");
+    has(&caps, "is Ready");
+    has(&caps, "is Running");
+    has(&caps, ": rolling update, 1 of maxUnavailable 1 in progress");
+    has(&caps, "controller deleted ru1-");
+    has(
+        &caps,
+        "script: kubectl set env ds/ru1 -c app FOO=2: daemonset ru1 updated (generation 2)",
+    );
+
+    let caps = captions("f5-rolling-update-max-unavailable-2", 45.0);
+    has(&caps, "of maxUnavailable 2 in progress");
+
+    let caps = captions("max-surge-rollout", 60.0);
+    has(&caps, "of maxSurge 1 in progress");
+
+    let caps = captions("node-kubelet-stops", 80.0);
+    has(
+        &caps,
+        "node worker2 Unknown: kubelet stopped posting status",
+    );
+    has(
+        &caps,
+        "node lifecycle tainted worker2 with node.kubernetes.io/unreachable",
+    );
+
+    let caps = captions("toleration-seconds-evict-loop", 40.0);
+    has(&caps, "taint manager evicted");
+    has(
+        &caps,
+        "NoExecute taint k42=x:NoExecute tolerated for 10s only",
+    );
+}
+
+#[test]
+fn the_wave_is_highlighted_with_its_budget_in_words() {
+    let mut p = Playback::new(common::parse("f5-rolling-update-max-unavailable-2")).expect("ok");
+    let mut best = None;
+    for i in 0..600 {
+        p.advance_to(f64::from(i) * 0.1, usize::MAX);
+        let v = cluster_view(&p.session.cluster);
+        if let Some(w) = v.waves.first() {
+            assert_eq!(w.budget, 2);
+            assert!(!w.surge);
+            let flagged: Vec<&str> = v
+                .nodes
+                .iter()
+                .filter(|n| n.in_wave)
+                .map(|n| n.name.as_str())
+                .collect();
+            assert_eq!(flagged.len(), w.nodes.len());
+            if w.in_progress == 2 {
+                best = Some(w.words.clone());
+            }
+        }
+    }
+    assert_eq!(best.as_deref(), Some("2 of maxUnavailable 2 in progress"));
+    // Settled: no wave.
+    assert!(cluster_view(&p.session.cluster).waves.is_empty());
+}
+
+#[test]
+fn event_rows_are_kubectl_get_events_filtered_by_object() {
+    let mut p = Playback::new(common::parse("f4-rolling-update-max-unavailable-1")).expect("ok");
+    p.advance_to(40.0, usize::MAX);
+    let all = event_rows(&p.session.cluster, None);
+    assert!(!all.is_empty());
+    let printed = p
+        .run_readonly("kubectl get events")
+        .expect("read-only")
+        .output;
+    for r in &all {
+        assert!(printed.contains(&r.object), "{}", r.object);
+        assert!(printed.contains(&r.message), "{}", r.message);
+    }
+    assert_eq!(all.len() + 1, printed.lines().count());
+    let ds = event_rows(&p.session.cluster, Some("DaemonSet/RU1"));
+    assert!(!ds.is_empty());
+    assert!(ds.iter().all(|r| r.object == "daemonset/ru1"));
+    assert!(event_rows(&p.session.cluster, Some("nothing-like-this")).is_empty());
+}
