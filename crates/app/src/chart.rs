@@ -19,7 +19,38 @@ const SERIES: [(&str, usize); 5] = [
 #[component]
 pub(crate) fn ChartPanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let data = Memo::new(move |_| ctx.read(|s| (s.samples(), s.elapsed(), s.horizon())));
+    let data = Memo::new(move |_| {
+        ctx.read(|s| {
+            // The first DaemonSet's counters: (t, [desired, current, ready, up-to-date,
+            // available, unavailable]).
+            let first = s
+                .samples()
+                .iter()
+                .find_map(|x| x.daemon_sets.first())
+                .map(|d| (d.namespace.clone(), d.name.clone()));
+            let samples: Vec<(f64, [i32; 6])> = s
+                .samples()
+                .iter()
+                .filter_map(|x| {
+                    let c = x.daemon_sets.iter().find(|c| {
+                        Some((&c.namespace, &c.name)) == first.as_ref().map(|(a, b)| (a, b))
+                    })?;
+                    Some((
+                        x.t(),
+                        [
+                            c.desired,
+                            c.current,
+                            c.ready,
+                            c.up_to_date,
+                            c.available,
+                            c.unavailable,
+                        ],
+                    ))
+                })
+                .collect();
+            (samples, s.elapsed(), s.horizon())
+        })
+    });
     view! {
         <section class="chart" aria-label="Counters over time">
             {move || data.with(|(samples, now, horizon)| {

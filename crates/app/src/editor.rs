@@ -3,9 +3,9 @@
 //! the last valid object when the text is invalid. Several DaemonSets: pick one or start a new
 //! one.
 
-use crate::sim::Diag;
 use crate::Ctx;
 use leptos::prelude::*;
+use scenario::edit::Diagnostic as Diag;
 
 const NEW_DAEMON_SET: &str = "apiVersion: apps/v1
 kind: DaemonSet

@@ -8,6 +8,7 @@ pub(crate) fn EventsPanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let filter = RwSignal::new(String::new());
     let rows = Memo::new(move |_| {
+        ctx.frame.track();
         let out = ctx.query("kubectl get events -A");
         let f = filter.get().to_lowercase();
         let mut lines = out.text.lines();

@@ -35,11 +35,10 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let name = node.name.clone();
     let cordoned = node.status.contains("SchedulingDisabled");
-    let kubelet_running = ctx.read(|s| s.playback.session.cluster.kubelet_running(&name));
+    let kubelet_running = ctx.read(|s| s.timeline.cluster().kubelet_running(&name));
     let capacity = ctx.read(|s| {
-        s.playback
-            .session
-            .cluster
+        s.timeline
+            .cluster()
             .node(&name)
             .and_then(|n| n.status.as_ref()?.capacity.clone())
             .map(|c| {

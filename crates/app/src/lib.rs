@@ -101,9 +101,9 @@ impl Ctx {
         self.sim.with_value(f)
     }
 
-    /// Runs a read-only command (`kubectl get …`) against the current state, tracking changes.
+    /// Runs a read-only command (`kubectl get …`) against the current state (untracked: a memo
+    /// that shows it tracks `frame` itself).
     pub fn query(&self, line: &str) -> Output {
-        self.frame.track();
         self.sim
             .try_update_value(|s| s.read_only(line))
             .unwrap_or_else(|| Output {
@@ -225,8 +225,8 @@ fn ThemeSwitch(theme: RwSignal<Theme>) -> impl IntoView {
 /// A scenario playing: story, transport, counters, the cluster, and the side panels.
 #[component]
 pub fn Playground(sim: Sim) -> impl IntoView {
-    let title = sim.playback.scenario.title.clone();
-    let story = sim.playback.scenario.description.clone();
+    let title = sim.scenario().title.clone();
+    let story = sim.scenario().description.clone();
     let many = sim.view().nodes.len() > COMPACT_ABOVE;
     let sim = StoredValue::new_local(sim);
     let frame = RwSignal::new(0u64);
@@ -403,7 +403,7 @@ fn ScriptPanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let lines = Memo::new(move |_| {
         ctx.read(|s| {
-            let p = &s.playback;
+            let p = s.timeline.playback();
             let current = p.current_line();
             p.scenario
                 .script
@@ -427,7 +427,8 @@ fn ScriptPanel() -> impl IntoView {
     });
     let last = Memo::new(move |_| {
         ctx.read(|s| {
-            s.playback
+            s.timeline
+                .playback()
                 .log
                 .last()
                 .map(|r| format!("$ {}\n{}", r.command, r.output))

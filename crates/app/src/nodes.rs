@@ -41,13 +41,7 @@ pub(crate) fn ClusterPane() -> impl IntoView {
                 <AddNodes close=move || adding.set(false)/>
             </Show>
             {move || if ctx.compact.get() {
-                view! {
-                    <ul class="tiles" aria-label="nodes (compact)">
-                        <For each=move || names.get() key=|n| n.clone() let:name>
-                            <NodeTile name index/>
-                        </For>
-                    </ul>
-                }.into_any()
+                view! { <Tiles/> }.into_any()
             } else {
                 view! {
                     <div class="nodes">
@@ -200,53 +194,67 @@ pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
     }
 }
 
-/// A node in compact mode: one square coloured by its daemon pod.
+/// How a node looks in compact mode: its tile's class and tooltip.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Tile {
+    name: String,
+    class: String,
+    title: String,
+}
+
+fn tile(n: &NodeModel) -> Tile {
+    let pod = n.pods.first();
+    let mut class = format!(
+        "tile {} {}",
+        decision(n),
+        pod.map_or("empty", |p| p.state.class())
+    );
+    if let Some(p) = pod {
+        class.push_str(if p.current_revision {
+            " rev-new"
+        } else {
+            " rev-old"
+        });
+    }
+    if !n.status.starts_with("Ready") {
+        class.push_str(" not-ready");
+    }
+    let title = format!(
+        "{} — {} — {}",
+        n.name,
+        n.status,
+        pod.map_or("no pod".to_string(), |p| format!(
+            "{} {}",
+            p.name,
+            p.state.as_str()
+        ))
+    );
+    Tile {
+        name: n.name.clone(),
+        class,
+        title,
+    }
+}
+
+/// Compact mode: one square per node, coloured by its daemon pod. One memo for all tiles, and
+/// tiles keyed by their whole look, so a frame re-renders only the tiles that changed (smooth at
+/// thousands of nodes).
 #[component]
-fn NodeTile(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView {
+fn Tiles() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let node = node_memo(ctx, name.clone(), index);
-    let look = Memo::new(move |_| {
-        node.with(|n| {
-            let Some(n) = n else {
-                return (String::new(), String::new());
-            };
-            let pod = n.pods.first();
-            let mut class = format!(
-                "tile {} {}",
-                decision(n),
-                pod.map_or("empty", |p| p.state.class())
-            );
-            if let Some(p) = pod {
-                class.push_str(if p.current_revision {
-                    " rev-new"
-                } else {
-                    " rev-old"
-                });
-            }
-            if !n.status.starts_with("Ready") {
-                class.push_str(" not-ready");
-            }
-            let title = format!(
-                "{} — {} — {}",
-                n.name,
-                n.status,
-                pod.map_or("no pod".to_string(), |p| format!(
-                    "{} {}",
-                    p.name,
-                    p.state.as_str()
-                ))
-            );
-            (class, title)
-        })
+    let tiles = Memo::new(move |_| {
+        ctx.vm
+            .with(|v| v.nodes.iter().map(tile).collect::<Vec<_>>())
     });
-    let click_name = name.clone();
     view! {
-        <li>
-            <button class=move || look.with(|l| l.0.clone()) data-node=name.clone()
-                title=move || look.with(|l| l.1.clone())
-                aria-label=move || look.with(|l| l.1.clone())
-                on:click=move |_| select(ctx, &click_name)></button>
-        </li>
+        <ul class="tiles" aria-label="nodes (compact)">
+            <For each=move || tiles.get() key=|t| t.clone() let:t>
+                <li>
+                    <button class=t.class data-node=t.name.clone() title=t.title.clone()
+                        aria-label=t.title on:click=move |_| select(ctx, &t.name)></button>
+                </li>
+            </For>
+        </ul>
     }
 }
 

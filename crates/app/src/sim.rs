@@ -1,8 +1,11 @@
 //! The simulation as the views see it: one object the page owns, wrapping the scenario's
-//! playback. Every method is a thin call into the `scenario` crate; the app decides nothing.
+//! [`Timeline`] (playback with checkpoints, captions, chart samples, edits). Every method is a
+//! thin call into the `scenario` crate; the app decides nothing.
 
+use scenario::edit::Diagnostic;
+use scenario::timeline::{Sample, Timeline};
 use scenario::view::{cluster_view, ClusterView};
-use scenario::Playback;
+use scenario::Scenario;
 
 /// Most simulation events processed in one animation tick (keeps a frame short on big clusters).
 pub const MAX_EVENTS_PER_TICK: usize = 20_000;
@@ -15,30 +18,20 @@ pub struct Output {
     pub ok: bool,
 }
 
-/// The running scenario plus what the transport needs.
+/// The running scenario.
 #[derive(Clone)]
 pub struct Sim {
-    pub playback: Playback,
-    initial: Playback,
-    /// Counter samples of the first DaemonSet: (t, [desired, current, ready, up-to-date,
-    /// available, unavailable]).
-    samples: Vec<(f64, [i32; 6])>,
-    /// Times of the changes stepped over, for stepping back.
-    steps: Vec<f64>,
-    horizon: f64,
+    pub timeline: Timeline,
 }
 
 impl Sim {
+    pub fn new(scenario: Scenario) -> Result<Sim, String> {
+        let timeline = Timeline::new(scenario).map_err(|e| e.to_string())?;
+        Ok(Sim { timeline })
+    }
+
     pub fn load(file: &str, text: &str) -> Result<Sim, String> {
-        let s = scenario::parse(file, text).map_err(|e| e.to_string())?;
-        let playback = Playback::new(s).map_err(|e| e.to_string())?;
-        Ok(Sim {
-            initial: playback.clone(),
-            playback,
-            steps: Vec::new(),
-            horizon: 0.0,
-            samples: Vec::new(),
-        })
+        Sim::new(scenario::parse(file, text).map_err(|e| e.to_string())?)
     }
 
     pub fn preset(id: &str) -> Result<Sim, String> {
@@ -46,114 +39,82 @@ impl Sim {
         Sim::load(p.file, p.text)
     }
 
-    pub fn elapsed(&self) -> f64 {
-        self.playback.elapsed()
+    pub fn scenario(&self) -> &Scenario {
+        self.timeline.scenario()
     }
 
-    pub fn view(&self) -> ClusterView {
-        cluster_view(&self.playback.session.cluster)
+    pub fn elapsed(&self) -> f64 {
+        self.timeline.elapsed()
     }
 
     /// The furthest virtual time reached so far (the scrubber's end).
     pub fn horizon(&self) -> f64 {
-        self.horizon.max(self.elapsed())
+        self.timeline.horizon()
+    }
+
+    pub fn view(&self) -> ClusterView {
+        cluster_view(self.timeline.cluster())
     }
 
     pub fn advance(&mut self, dt: f64) {
-        let t = self.playback.elapsed() + dt;
-        self.playback.advance_to(t, MAX_EVENTS_PER_TICK);
-        self.horizon = self.horizon.max(self.elapsed());
-        self.sample();
+        let t = self.elapsed() + dt;
+        self.timeline.advance_to(t, MAX_EVENTS_PER_TICK);
     }
 
-    fn sample(&mut self) {
-        let t = self.elapsed();
-        let Some(ds) = self.playback.session.cluster.daemon_sets().first().cloned() else {
-            return;
-        };
-        let s = ds.status.clone().unwrap_or_default();
-        let v = [
-            s.desired_number_scheduled,
-            s.current_number_scheduled,
-            s.number_ready,
-            s.updated_number_scheduled.unwrap_or(0),
-            s.number_available.unwrap_or(0),
-            s.number_unavailable.unwrap_or(0),
-        ];
-        self.samples.retain(|(st, _)| *st <= t);
-        if self.samples.last().map(|(_, l)| *l) != Some(v) {
-            self.samples.push((t, v));
-        }
-    }
-
-    pub fn samples(&self) -> Vec<(f64, [i32; 6])> {
-        self.samples.clone()
-    }
-
-    /// One event forward; the caption says what happened.
+    /// Forward to the next visible change; the caption says what happened and why.
     pub fn step_forward(&mut self) -> String {
-        let before = self.elapsed();
-        let caption = match self.playback.step() {
-            Some(r) => format!("{}: {}", r.actor.as_str(), r.what),
-            None => "nothing happened: the cluster is at rest".to_string(),
-        };
-        self.steps.push(before);
-        self.horizon = self.horizon.max(self.elapsed());
-        caption
-    }
-
-    /// Back to where the last step started (replayed from the start: the simulation is
-    /// deterministic, so the state is exactly the one seen then).
-    pub fn step_back(&mut self) -> String {
-        let t = self.steps.pop().unwrap_or(0.0);
-        self.seek(t)
-    }
-
-    pub fn seek(&mut self, t: f64) -> String {
-        if t < self.elapsed() {
-            self.playback = self.initial.clone();
+        match self.timeline.step_forward() {
+            Some(c) => format!("t={:.1}s  {}", c.t, c.text),
+            None => "nothing more happens: the script is done and the cluster is at rest".into(),
         }
-        while !self.playback.advance_to(t, MAX_EVENTS_PER_TICK) {}
-        self.horizon = self.horizon.max(self.elapsed());
-        format!("at t = {:.1}s", self.elapsed())
+    }
+
+    /// Back to the previous visible change, exactly as it was.
+    pub fn step_back(&mut self) -> String {
+        match self.timeline.step_back() {
+            Some(c) => format!("t={:.1}s  {}", c.t, c.text),
+            None => "at the start".into(),
+        }
+    }
+
+    /// To `t`, within what has been simulated (the scrubber's range).
+    pub fn seek(&mut self, t: f64) -> String {
+        self.timeline.seek(t.clamp(0.0, self.horizon()));
+        format!("t={:.1}s", self.elapsed())
     }
 
     pub fn reset(&mut self) {
-        self.playback = self.initial.clone();
-        self.steps.clear();
+        self.timeline.reset();
+    }
+
+    /// Runs a terminal line or an edit: read-only commands just run; commands that change the
+    /// cluster are recorded in the script at the current time, so the scenario replays them.
+    pub fn command(&mut self, line: &str) -> Output {
+        output(line, self.timeline.run_command(line))
+    }
+
+    /// Runs a command that only reads (`kubectl get …`): nothing is recorded.
+    pub fn read_only(&mut self, line: &str) -> Output {
+        output(line, self.timeline.run_readonly(line))
     }
 
     /// What is wrong with a DaemonSet manifest, before applying it.
-    pub fn diagnose(&self, text: &str) -> Vec<Diag> {
-        match apiserver::decode_daemon_set("editor.yaml", text) {
-            Ok(_) => Vec::new(),
-            Err(e) => vec![Diag {
-                line: e.line,
-                column: e.column,
-                message: e.message,
-                hint: e.hint,
-            }],
-        }
+    pub fn diagnose(&self, text: &str) -> Vec<Diagnostic> {
+        scenario::edit::diagnose("editor.yaml", text)
     }
 
-    /// Applies the editor's manifest: an invalid one changes nothing.
-    pub fn apply_yaml(&mut self, text: &str) -> Result<Output, Vec<Diag>> {
-        let diags = self.diagnose(text);
-        if !diags.is_empty() {
-            return Err(diags);
-        }
-        let name = format!("edit-{}.yaml", self.playback.session.files.len() + 1);
-        self.playback
-            .session
-            .files
-            .insert(name.clone(), text.to_string());
-        Ok(self.command(&format!("kubectl apply -f {name}")))
+    /// Applies the editor's manifest (recorded in the script); an invalid one changes nothing.
+    pub fn apply_yaml(&mut self, text: &str) -> Result<Output, Vec<Diagnostic>> {
+        self.timeline.apply_manifest(text).map(|r| Output {
+            command: r.command,
+            text: r.output,
+            ok: r.ok,
+        })
     }
 
     /// The DaemonSet manifests the scenario carries, by file name, for the editor.
     pub fn manifests(&self) -> Vec<(String, String)> {
-        self.playback
-            .session
+        self.scenario()
             .files
             .iter()
             .filter(|(_, t)| t.contains("kind: DaemonSet"))
@@ -161,32 +122,29 @@ impl Sim {
             .collect()
     }
 
-    /// Runs a command that only reads (`kubectl get …`): nothing is recorded.
-    pub fn read_only(&mut self, line: &str) -> Output {
-        let r = kubectl::run(&mut self.playback.session, line);
-        let mut text = r.stdout;
-        text.push_str(&r.stderr);
-        Output {
-            command: line.to_string(),
-            text,
-            ok: r.exit_code == 0,
-        }
+    pub fn samples(&self) -> &[Sample] {
+        self.timeline.samples()
     }
+}
 
-    /// Runs a terminal line or an edit against the live cluster.
-    pub fn command(&mut self, line: &str) -> Output {
-        let r = scenario::run_line(&mut self.playback.session, line);
-        Output {
-            command: line.to_string(),
+fn output(line: &str, r: Result<scenario::Record, scenario::playback::CommandError>) -> Output {
+    match r {
+        Ok(r) => Output {
+            command: r.command,
             text: r.output,
             ok: r.ok,
-        }
+        },
+        Err(e) => Output {
+            command: line.to_string(),
+            text: e.output,
+            ok: false,
+        },
     }
 }
 
 /// The `node add` lines that add `count` nodes named `<prefix>`, `<prefix>2`, … (the first free
-/// names),
-/// each with the given labels (`k=v`, space or comma separated) and taints (`k=v:Effect`).
+/// names), each with the given labels (`k=v`, space or comma separated) and taints
+/// (`k=v:Effect`).
 pub fn add_node_commands(
     prefix: &str,
     count: &str,
@@ -234,13 +192,4 @@ pub fn add_node_commands(
         i += 1;
     }
     Ok(out)
-}
-
-/// A problem in the YAML editor's text, at a place.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diag {
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-    pub hint: Option<String>,
 }
