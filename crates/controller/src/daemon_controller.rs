@@ -183,6 +183,8 @@ pub struct DaemonSetsController {
 struct MapAcross {
     /// The listed pods it was built from, held so their addresses cannot be reused.
     pods: Vec<Arc<Pod>>,
+    /// `pods` strictly increase by (namespace, name), as the cluster's listers list them.
+    sorted: bool,
     uid: Option<String>,
     deleting: bool,
     selector: k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
@@ -190,14 +192,112 @@ struct MapAcross {
 }
 
 impl MapAcross {
-    /// Same pod objects in the same order, and the same claim inputs of the DaemonSet.
-    fn still_holds(&self, ds: &DaemonSet, pods: &[Arc<Pod>]) -> bool {
+    /// The same claim inputs of the DaemonSet (R-CLM: identity, deletion state, selector).
+    fn same_claim_inputs(&self, ds: &DaemonSet) -> bool {
         self.uid == ds.metadata.uid
             && self.deleting == ds.metadata.deletion_timestamp.is_some()
             && self.selector == ds.spec.selector
+    }
+
+    /// Same pod objects in the same order, and the same claim inputs of the DaemonSet.
+    fn still_holds(&self, ds: &DaemonSet, pods: &[Arc<Pod>]) -> bool {
+        self.same_claim_inputs(ds)
             && self.pods.len() == pods.len()
             && self.pods.iter().zip(pods).all(|(a, b)| Arc::ptr_eq(a, b))
     }
+}
+
+/// (namespace, name): the order the listers list pods in.
+fn pod_list_key(p: &Pod) -> (&str, &str) {
+    (
+        p.metadata.namespace.as_deref().unwrap_or(""),
+        p.metadata.name.as_deref().unwrap_or(""),
+    )
+}
+
+/// Whether `pods` strictly increase by (namespace, name).
+fn pods_sorted(pods: &[Arc<Pod>]) -> bool {
+    pods.windows(2)
+        .all(|w| pod_list_key(&w[0]) < pod_list_key(&w[1]))
+}
+
+/// Pods (removed, added) between two listings.
+type ListDiff = (Vec<Arc<Pod>>, Vec<Arc<Pod>>);
+
+/// What changed between two pod listings: the objects of `old` that are not in `new`, and the
+/// objects of `new` that are not in `old` (in `new`'s order). A changed pod is a new object, so
+/// it appears in both. `old` must strictly increase by (namespace, name); `None` when `new`
+/// does not (then the caller starts over). Unchanged runs cost one pointer comparison per pod;
+/// only the objects around a change are read.
+fn pod_list_diff(old: &[Arc<Pod>], new: &[Arc<Pod>]) -> Option<ListDiff> {
+    let mut removed = Vec::new();
+    let mut added = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    // `new[j]` is not one of `old`'s objects: it must sit strictly between its neighbours
+    // (pairs of unchanged objects keep `old`'s order).
+    let in_order = |j: usize| {
+        let k = pod_list_key(&new[j]);
+        (j == 0 || pod_list_key(&new[j - 1]) < k)
+            && new.get(j + 1).is_none_or(|n| k < pod_list_key(n))
+    };
+    loop {
+        match (old.get(i), new.get(j)) {
+            (None, None) => break,
+            (Some(o), Some(n)) if Arc::ptr_eq(o, n) => {
+                i += 1;
+                j += 1;
+            }
+            (Some(o), Some(n)) => match pod_list_key(o).cmp(&pod_list_key(n)) {
+                std::cmp::Ordering::Equal => {
+                    if !in_order(j) {
+                        return None;
+                    }
+                    removed.push(o.clone());
+                    added.push(n.clone());
+                    i += 1;
+                    j += 1;
+                }
+                std::cmp::Ordering::Less => {
+                    removed.push(o.clone());
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    if !in_order(j) {
+                        return None;
+                    }
+                    added.push(n.clone());
+                    j += 1;
+                }
+            },
+            (Some(o), None) => {
+                removed.push(o.clone());
+                i += 1;
+            }
+            (None, Some(n)) => {
+                if !in_order(j) {
+                    return None;
+                }
+                added.push(n.clone());
+                j += 1;
+            }
+        }
+    }
+    Some((removed, added))
+}
+
+/// The node a claimed pod is grouped under in the pod map, if any (R-MAP-1..3): terminal
+/// pods with a deletionTimestamp are left out unless `include_deleted_terminal`, pods without
+/// a target node are skipped silently.
+fn map_target<'p>(
+    facts: &mut PodFacts,
+    pod: &'p Pod,
+    include_deleted_terminal: bool,
+) -> Option<&'p str> {
+    // Phase and deletion state from the remembered facts (`is_pod_terminal`).
+    if !include_deleted_terminal && facts.phase(pod).is_terminal() && facts.deleting(pod) {
+        return None;
+    }
+    get_target_node_name(pod).ok()
 }
 
 impl Default for DaemonSetsController {
@@ -601,6 +701,18 @@ impl DaemonSetsController {
         ds: &DaemonSet,
         pods: &'p [Arc<Pod>],
     ) -> Result<Vec<&'p Arc<Pod>>, SyncError> {
+        self.claim_some_pods(c, ds, pods, true)
+    }
+
+    /// `claim_pods` over `pods`, a part of the namespace's pods when `whole` is false (then the
+    /// remembered facts of pods not in `pods` are kept).
+    fn claim_some_pods<'p, C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        pods: &'p [Arc<Pod>],
+        whole: bool,
+    ) -> Result<Vec<&'p Arc<Pod>>, SyncError> {
         let selector = Selector::from_label_selector(&ds.spec.selector)
             .map_err(|e| SyncError::Message(e.to_string()))?;
         let mut cm = ControllerRefManager::new(ds, selector);
@@ -631,7 +743,9 @@ impl DaemonSetsController {
                 Err(e) => errors.push(SyncError::Message(e)),
             }
         }
-        facts.end_claim();
+        if whole {
+            facts.end_claim();
+        }
         self.writes += cm.writes as u64;
         SyncError::aggregate(errors)?;
         Ok(claimed)
@@ -661,7 +775,7 @@ impl DaemonSetsController {
         }
         let writes_before = self.writes;
         let ns = ds.metadata.namespace.as_deref().unwrap_or("");
-        let pods = c.pods(ns);
+        let mut pods = c.pods(ns);
         // Across syncs: the claim and the map are functions of the listed pod objects and the
         // DaemonSet's uid, deletion state and selector, as long as claiming wrote nothing (an
         // adoption or release would change the pods, and re-checks the DaemonSet live). The
@@ -682,24 +796,21 @@ impl DaemonSetsController {
                 });
                 return Ok(map);
             }
+            if let Some(map) =
+                self.update_map_across(c, ds, &across_key, &mut pods, include_deleted_terminal)?
+            {
+                return Ok(map);
+            }
         }
-        let claimed = self.claim_pods(c, ds, &pods).map_err(|e| {
-            e.context(format!(
-                "couldn't get node to daemon pod mapping for daemon set {:?}",
-                ds.metadata.name.as_deref().unwrap_or("")
-            ))
-        })?;
+        let claimed = self
+            .claim_pods(c, ds, &pods)
+            .map_err(|e| map_context(e, ds))?;
         let mut targeted: Vec<(&str, &Arc<Pod>)> = Vec::with_capacity(claimed.len());
         let facts = self.pod_facts.entry(ds_key(ds)).or_default();
         for pod in claimed {
-            // Phase and deletion state from the remembered facts (`is_pod_terminal`).
-            if !include_deleted_terminal && facts.phase(pod).is_terminal() && facts.deleting(pod) {
-                continue;
+            if let Some(node) = map_target(facts, pod, include_deleted_terminal) {
+                targeted.push((node, pod));
             }
-            let Ok(node) = get_target_node_name(pod) else {
-                continue; // R-MAP-1: skipped silently
-            };
-            targeted.push((node, pod));
         }
         // Group by node keeping each node's pods in claim order, then build the tree in bulk
         // from sorted keys. Each comparison of two names reads both from the heap (a cache
@@ -738,6 +849,7 @@ impl DaemonSetsController {
                 self.maps_across.insert(
                     across_key,
                     MapAcross {
+                        sorted: pods_sorted(&pods),
                         pods,
                         uid: ds.metadata.uid.clone(),
                         deleting: ds.metadata.deletion_timestamp.is_some(),
@@ -748,6 +860,76 @@ impl DaemonSetsController {
             }
         }
         Ok(map)
+    }
+
+    /// `get_nodes_to_daemon_pods` from the map of the last sync when only some pods changed:
+    /// the map is a function of each listed pod's claim answer and target node, and a pod
+    /// object's claim answer (with the same claim inputs of the DaemonSet) does not change, so
+    /// only the pods that left the listing are taken out and only the new objects are claimed
+    /// (in listing order, as a full claim would: unchanged pods need no API call) and put in,
+    /// each at its listing position on its node. `None` when this does not apply (no map of the
+    /// last sync for these claim inputs, or a listing not in (namespace, name) order).
+    fn update_map_across<C: Client + ?Sized>(
+        &mut self,
+        c: &mut C,
+        ds: &DaemonSet,
+        across_key: &(String, bool),
+        pods: &mut Vec<Arc<Pod>>,
+        include_deleted_terminal: bool,
+    ) -> Result<Option<Arc<NodeToDaemonPods>>, SyncError> {
+        let Some(across) = self
+            .maps_across
+            .get(across_key)
+            .filter(|a| a.sorted && a.same_claim_inputs(ds))
+        else {
+            return Ok(None);
+        };
+        let Some((removed, added)) = pod_list_diff(&across.pods, pods) else {
+            return Ok(None);
+        };
+        let writes_before = self.writes;
+        let claimed = self
+            .claim_some_pods(c, ds, &added, false)
+            .map_err(|e| map_context(e, ds))?;
+        let facts = self.pod_facts.entry(ds_key(ds)).or_default();
+        let Some(across) = self.maps_across.get_mut(across_key) else {
+            return Ok(None);
+        };
+        let map = Arc::make_mut(&mut across.map);
+        for pod in &removed {
+            if let Ok(node) = get_target_node_name(pod) {
+                if let Some(on_node) = map.get_mut(node) {
+                    on_node.retain(|p| !Arc::ptr_eq(p, pod));
+                    if on_node.is_empty() {
+                        map.remove(node);
+                    }
+                }
+            }
+            facts.forget(pod);
+        }
+        for pod in claimed {
+            let Some(node) = map_target(facts, pod, include_deleted_terminal) else {
+                continue;
+            };
+            let on_node = map.entry(node.to_string()).or_default();
+            let at = on_node.partition_point(|p| pod_list_key(p) < pod_list_key(pod));
+            on_node.insert(at, pod.clone());
+        }
+        // The new listing is kept (the old one is dropped by the caller).
+        std::mem::swap(&mut across.pods, pods);
+        let map = across.map.clone();
+        #[cfg(debug_assertions)]
+        debug_check_map(ds, &across.pods, &map, facts, include_deleted_terminal);
+        let claim_wrote = self.writes != writes_before;
+        if claim_wrote {
+            self.maps_across.remove(across_key);
+        }
+        self.map_memo[include_deleted_terminal as usize] = Some(MapMemo {
+            writes: self.writes,
+            claim_wrote,
+            map: map.clone(),
+        });
+        Ok(Some(map))
     }
 
     // ----- manage (R-MAN-*, R-NODE-*) -----
@@ -1111,6 +1293,60 @@ impl DaemonSetsController {
         }
         Ok(())
     }
+}
+
+fn map_context(e: SyncError, ds: &DaemonSet) -> SyncError {
+    e.context(format!(
+        "couldn't get node to daemon pod mapping for daemon set {:?}",
+        ds.metadata.name.as_deref().unwrap_or("")
+    ))
+}
+
+/// Debug builds: an incrementally updated pod map equals the map built from scratch (claim
+/// answers that need no API call, grouped in listing order). Skipped when some pod's claim
+/// would need a write.
+#[cfg(debug_assertions)]
+fn debug_check_map(
+    ds: &DaemonSet,
+    pods: &[Arc<Pod>],
+    map: &NodeToDaemonPods,
+    facts: &mut PodFacts,
+    include_deleted_terminal: bool,
+) {
+    let Ok(selector) = Selector::from_label_selector(&ds.spec.selector) else {
+        return;
+    };
+    let uid = ds.metadata.uid.as_deref().unwrap_or("");
+    let deleting = ds.metadata.deletion_timestamp.is_some();
+    let mut expected = NodeToDaemonPods::new();
+    for pod in pods {
+        let matches = selector.matches(pod.metadata.labels.as_ref());
+        let ours = match get_controller_of(&pod.metadata) {
+            Some(r) if r.uid != uid => false,
+            Some(_) if matches => true,
+            Some(_) if deleting => false,
+            Some(_) => return,
+            None if deleting || !matches || pod.metadata.deletion_timestamp.is_some() => false,
+            None => return,
+        };
+        if !ours {
+            continue;
+        }
+        if let Some(node) = map_target(facts, pod, include_deleted_terminal) {
+            expected
+                .entry(node.to_string())
+                .or_default()
+                .push(pod.clone());
+        }
+    }
+    let same = expected.len() == map.len()
+        && expected.iter().zip(map).all(|((ka, va), (kb, vb))| {
+            ka == kb && va.len() == vb.len() && va.iter().zip(vb).all(|(a, b)| Arc::ptr_eq(a, b))
+        });
+    assert!(
+        same,
+        "incrementally updated pod map differs from a full rebuild"
+    );
 }
 
 /// The first 16 bytes of `name`, zero-padded, as a big-endian number: two names whose

@@ -162,6 +162,11 @@ impl PodFacts {
         self.entries.retain(|_, e| e.epoch == epoch);
     }
 
+    /// Forgets a pod that left the namespace's pods.
+    pub(crate) fn forget(&mut self, pod: &Arc<Pod>) {
+        self.entries.remove(&address(pod));
+    }
+
     /// The entry of a pod seen by a claim pass (pods that reach status and rolling update
     /// were); `None` for any other pod, which is then read directly.
     fn seen(&mut self, pod: &Pod) -> Option<&mut Entry> {
