@@ -120,6 +120,17 @@ impl NodeView {
             .collect()
     }
 
+    /// Where the node named `name` is in the list (`None`: not listed, or the names are not
+    /// strictly increasing and a name may be listed twice).
+    fn position(&self, name: &str) -> Option<usize> {
+        if !self.sorted {
+            return None;
+        }
+        self.nodes
+            .binary_search_by(|n| Self::name(n).cmp(name))
+            .ok()
+    }
+
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&Node, ShouldRun)> {
         self.nodes
             .iter()
@@ -140,6 +151,44 @@ struct MapMemo {
     /// The claim that built the map adopted or released something.
     claim_wrote: bool,
     map: Arc<NodeToDaemonPods>,
+    /// `map` per node of a node view, once asked for.
+    per_node: Option<PerNode>,
+}
+
+/// A pod map's entries in the order of a node view's nodes (`pods_per_node`), owned so that
+/// it can be kept and updated with the map.
+#[derive(Debug, Clone)]
+pub(crate) struct PerNode {
+    /// The node view it is aligned with (held: compared by address).
+    view: Arc<NodeView>,
+    /// Per node its entry of the map; empty when it has none (entries are never empty).
+    pods: Arc<Vec<Vec<Arc<Pod>>>>,
+}
+
+impl PerNode {
+    /// For `view`'s nodes: each one's entry of `map`.
+    fn new(view: &Arc<NodeView>, map: &NodeToDaemonPods) -> Self {
+        let pods = view
+            .pods_per_node(map)
+            .into_iter()
+            .map(|e| e.map(<[Arc<Pod>]>::to_vec).unwrap_or_default())
+            .collect();
+        PerNode {
+            view: view.clone(),
+            pods: Arc::new(pods),
+        }
+    }
+
+    /// Each node's pods as `pods_per_node` gives them (`None`: no entry).
+    #[cfg(debug_assertions)]
+    fn entries(&self) -> impl Iterator<Item = Option<&[Arc<Pod>]>> {
+        Self::slices(&self.pods)
+    }
+
+    /// Per node its pods as `pods_per_node` gives them (`None`: no entry).
+    pub(crate) fn slices(pods: &[Vec<Arc<Pod>>]) -> impl Iterator<Item = Option<&[Arc<Pod>]>> {
+        pods.iter().map(|v| (!v.is_empty()).then_some(v.as_slice()))
+    }
 }
 
 /// The status counters of R-ST-1..5.
@@ -189,6 +238,8 @@ struct MapAcross {
     deleting: bool,
     selector: k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
     map: Arc<NodeToDaemonPods>,
+    /// `map` per node of the node view last asked for, updated with `map`.
+    per_node: Option<PerNode>,
 }
 
 impl MapAcross {
@@ -680,7 +731,7 @@ impl DaemonSetsController {
         &mut self,
         c: &mut C,
         ds: &DaemonSet,
-        nodes: &NodeView,
+        nodes: &Arc<NodeView>,
         hash: &str,
         key: &str,
         old: &[Arc<ControllerRevision>],
@@ -793,6 +844,7 @@ impl DaemonSetsController {
                     writes: self.writes,
                     claim_wrote: false,
                     map: map.clone(),
+                    per_node: across.per_node.clone(),
                 });
                 return Ok(map);
             }
@@ -842,6 +894,7 @@ impl DaemonSetsController {
                 writes: self.writes,
                 claim_wrote,
                 map: map.clone(),
+                per_node: None,
             });
             if claim_wrote {
                 self.maps_across.remove(&across_key);
@@ -855,6 +908,7 @@ impl DaemonSetsController {
                         deleting: ds.metadata.deletion_timestamp.is_some(),
                         selector: ds.spec.selector.clone(),
                         map: map.clone(),
+                        per_node: None,
                     },
                 );
             }
@@ -896,12 +950,26 @@ impl DaemonSetsController {
             return Ok(None);
         };
         let map = Arc::make_mut(&mut across.map);
+        // The per-node view moves with the map (a node it does not list has no slot there);
+        // over a node list not in strictly increasing name order it is recomputed when asked.
+        if across.per_node.as_ref().is_some_and(|p| !p.view.sorted) {
+            across.per_node = None;
+        }
+        let mut per_node = across
+            .per_node
+            .as_mut()
+            .map(|a| (&*a.view, Arc::make_mut(&mut a.pods)));
         for pod in &removed {
             if let Ok(node) = get_target_node_name(pod) {
                 if let Some(on_node) = map.get_mut(node) {
                     on_node.retain(|p| !Arc::ptr_eq(p, pod));
                     if on_node.is_empty() {
                         map.remove(node);
+                    }
+                }
+                if let Some((view, slots)) = per_node.as_mut() {
+                    if let Some(i) = view.position(node) {
+                        slots[i].retain(|p| !Arc::ptr_eq(p, pod));
                     }
                 }
             }
@@ -914,12 +982,27 @@ impl DaemonSetsController {
             let on_node = map.entry(node.to_string()).or_default();
             let at = on_node.partition_point(|p| pod_list_key(p) < pod_list_key(pod));
             on_node.insert(at, pod.clone());
+            if let Some((view, slots)) = per_node.as_mut() {
+                if let Some(i) = view.position(node) {
+                    let at = slots[i].partition_point(|p| pod_list_key(p) < pod_list_key(pod));
+                    slots[i].insert(at, pod.clone());
+                }
+            }
         }
         // The new listing is kept (the old one is dropped by the caller).
         std::mem::swap(&mut across.pods, pods);
         let map = across.map.clone();
         #[cfg(debug_assertions)]
         debug_check_map(ds, &across.pods, &map, facts, include_deleted_terminal);
+        #[cfg(debug_assertions)]
+        if let Some(a) = across.per_node.as_ref() {
+            let fresh = PerNode::new(&a.view, &map);
+            assert!(
+                fresh.entries().eq(a.entries()),
+                "incrementally updated per-node pods differ from the map's"
+            );
+        }
+        let per_node = across.per_node.clone();
         let claim_wrote = self.writes != writes_before;
         if claim_wrote {
             self.maps_across.remove(across_key);
@@ -928,8 +1011,46 @@ impl DaemonSetsController {
             writes: self.writes,
             claim_wrote,
             map: map.clone(),
+            per_node,
         });
         Ok(Some(map))
+    }
+
+    /// `nodes.pods_per_node(map)` for a map this sync's `get_nodes_to_daemon_pods` returned
+    /// (`slot`: its `include_deleted_terminal`): kept with the map, within the sync and across
+    /// syncs, instead of matching every node name against the map's keys in each phase.
+    pub(crate) fn per_node(
+        &mut self,
+        ds: &DaemonSet,
+        nodes: &Arc<NodeView>,
+        map: &Arc<NodeToDaemonPods>,
+        slot: usize,
+    ) -> Arc<Vec<Vec<Arc<Pod>>>> {
+        let fits = |p: &Option<PerNode>| {
+            p.as_ref()
+                .filter(|p| Arc::ptr_eq(&p.view, nodes))
+                .map(|p| p.pods.clone())
+        };
+        let syncing = self.syncing;
+        let memo = self.map_memo[slot]
+            .as_mut()
+            .filter(|m| syncing && Arc::ptr_eq(&m.map, map));
+        let Some(memo) = memo else {
+            return PerNode::new(nodes, map).pods;
+        };
+        if let Some(pods) = fits(&memo.per_node) {
+            return pods;
+        }
+        let fresh = PerNode::new(nodes, map);
+        memo.per_node = Some(fresh.clone());
+        if let Some(across) = self
+            .maps_across
+            .get_mut(&(ds_key(ds), slot == 1))
+            .filter(|a| Arc::ptr_eq(&a.map, map))
+        {
+            across.per_node = Some(fresh.clone());
+        }
+        fresh.pods
     }
 
     // ----- manage (R-MAN-*, R-NODE-*) -----
@@ -939,7 +1060,7 @@ impl DaemonSetsController {
         &mut self,
         c: &mut C,
         ds: &DaemonSet,
-        nodes: &NodeView,
+        nodes: &Arc<NodeView>,
         hash: &str,
         now: Timestamp,
     ) -> Result<(), SyncError> {
@@ -952,7 +1073,8 @@ impl DaemonSetsController {
         // The remembered per-pod facts, out of `self` for the loop (which claims nothing).
         let facts_key = ds_key(ds);
         let mut facts = self.pod_facts.remove(&facts_key).unwrap_or_default();
-        for ((node, should), daemon_pods) in nodes.iter().zip(nodes.pods_per_node(&map)) {
+        let per_node = self.per_node(ds, nodes, &map, 0);
+        for ((node, should), daemon_pods) in nodes.iter().zip(PerNode::slices(&per_node)) {
             self.pods_should_be_on_node(
                 c,
                 &mut facts,
@@ -969,10 +1091,13 @@ impl DaemonSetsController {
             );
         }
         self.pod_facts.insert(facts_key, facts);
-        // R-NODE-1: unscheduled pods targeting nodes that do not exist. (The node-name set is
-        // built only if some entry holds an unscheduled pod.)
+        // R-NODE-1: unscheduled pods targeting nodes that do not exist. (Nothing to do when
+        // every entry of the map is a listed node's: distinct names, one entry each. Else the
+        // node-name set is built only if some entry holds an unscheduled pod.)
+        let entries_of_listed_nodes = per_node.iter().filter(|v| !v.is_empty()).count();
+        let all_listed = nodes.sorted && entries_of_listed_nodes == map.len();
         let mut known: Option<std::collections::HashSet<&str>> = None;
-        for (node, pods) in map.iter() {
+        for (node, pods) in map.iter().filter(|_| !all_listed) {
             if pods.iter().all(|p| !pod_node_name(p).is_empty()) {
                 continue;
             }
@@ -1231,7 +1356,7 @@ impl DaemonSetsController {
         &mut self,
         c: &mut C,
         ds: &DaemonSet,
-        nodes: &NodeView,
+        nodes: &Arc<NodeView>,
         hash: &str,
         now: Timestamp,
     ) -> Result<StatusCounts, SyncError> {
@@ -1240,8 +1365,9 @@ impl DaemonSetsController {
         let mrs = min_ready_seconds(ds);
         let mut s = StatusCounts::default();
         // Readiness and updated-ness come from the remembered per-pod facts (same rules).
+        let per_node = self.per_node(ds, nodes, &map, 0);
         let facts = self.pod_facts.entry(ds_key(ds)).or_default();
-        for ((_, should), pods) in nodes.iter().zip(nodes.pods_per_node(&map)) {
+        for ((_, should), pods) in nodes.iter().zip(PerNode::slices(&per_node)) {
             let pods = pods.filter(|p| !p.is_empty());
             if should.should_run {
                 s.desired_number_scheduled += 1;
@@ -1275,7 +1401,7 @@ impl DaemonSetsController {
         &mut self,
         c: &mut C,
         ds: &DaemonSet,
-        nodes: &NodeView,
+        nodes: &Arc<NodeView>,
         hash: &str,
         update_observed_gen: bool,
         now: Timestamp,

@@ -7,7 +7,7 @@ use k8s_openapi::jiff::Timestamp;
 use std::sync::Arc;
 
 use crate::client::Client;
-use crate::daemon_controller::{DaemonSetsController, NodeView, SyncError};
+use crate::daemon_controller::{DaemonSetsController, NodeView, PerNode, SyncError};
 use crate::util::{get_template_generation, is_pod_updated, surge_count, unavailable_count};
 
 /// What `findUpdatedPodsOnNode` found on one node.
@@ -80,7 +80,7 @@ impl DaemonSetsController {
         &mut self,
         c: &mut C,
         ds: &DaemonSet,
-        nodes: &NodeView,
+        nodes: &Arc<NodeView>,
         hash: &str,
         now: Timestamp,
     ) -> Result<(), SyncError> {
@@ -93,7 +93,8 @@ impl DaemonSetsController {
             .collect();
         let mut desired = 0;
         let mut without_pods = false;
-        for ((node, should), pods) in nodes.iter().zip(nodes.pods_per_node(&map)) {
+        let per_node = self.per_node(ds, nodes, &map, 0);
+        for ((node, should), pods) in nodes.iter().zip(PerNode::slices(&per_node)) {
             if should.should_run {
                 desired += 1;
                 if pods.is_none() {
