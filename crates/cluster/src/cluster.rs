@@ -713,6 +713,12 @@ impl Cluster {
         &self.store.trace
     }
 
+    /// Hands over the trace recorded so far and goes on with an empty one (time travel keeps
+    /// one copy of the history instead of one per checkpoint).
+    pub fn take_trace(&mut self) -> Vec<TraceEntry> {
+        std::mem::take(&mut self.store.trace)
+    }
+
     /// The stored objects, for listers-style reads.
     pub fn objects(&self) -> &Objects {
         self.store.objects()

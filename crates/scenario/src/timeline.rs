@@ -4,14 +4,18 @@
 //!
 //! The state at a [`Position`] is a pure function of the scenario (DESIGN §3), so going back is
 //! restoring the nearest earlier checkpoint (a clone of the playback) and replaying from it.
-//! Checkpoints are taken every `spacing` events; past [`MAX_CHECKPOINTS`] every other one is
-//! dropped and the spacing doubles, so memory stays bounded and a replay never runs more than
-//! `spacing` events. The timeline also records what the time controls show: the visible changes
-//! ([`Mark`], with a [`Caption`]) and the counter samples of the chart ([`Sample`]).
+//! Two tiers bound both memory and the replay: sparse checkpoints over the whole history (every
+//! `spacing` events; past the cap every other one is dropped and the spacing doubles) and a few
+//! dense ones just behind where the viewer is (every `dense` events, fewer on bigger clusters,
+//! rebuilt on the way when a replay lands elsewhere), so a step back replays at most `dense`
+//! events. The trace is kept once, here ([`Timeline::trace`]), not in every checkpoint.
+//!
+//! The timeline also records what the time controls show: the visible changes ([`Mark`], with a
+//! [`Caption`]) and the counter samples of the chart ([`Sample`]).
 //!
 //! Knows nothing of the UI; decides nothing about the cluster.
 
-use cluster::Cluster;
+use cluster::{Cluster, TraceEntry};
 
 use crate::caption::{caption, Caption};
 use crate::edit::Diagnostic;
@@ -19,10 +23,24 @@ use crate::format::{Scenario, ScenarioError};
 use crate::playback::{CommandError, Playback, Position, Splice};
 use crate::run::Record;
 
-/// Most checkpoints kept (beyond the start).
+/// Most sparse checkpoints kept (beyond the start), on small clusters; fewer on big ones.
 pub const MAX_CHECKPOINTS: usize = 32;
-/// Events between two checkpoints at first.
+/// Dense checkpoints kept just behind the viewer.
+pub const RECENT_CHECKPOINTS: usize = 8;
+/// Events between two sparse checkpoints at first.
 pub const FIRST_SPACING: u64 = 64;
+
+/// Events between two dense checkpoints. Both a replayed event and a clone cost more on
+/// bigger clusters; this keeps a step back near 30 ms and the clones near a quarter of the cost
+/// of playing on 1,000 nodes (measured in `tests/timeline_scale.rs`).
+fn dense_spacing(nodes: usize) -> u64 {
+    (131_072 / nodes.max(1) as u64).clamp(32, 512)
+}
+
+/// Sparse checkpoints kept: a checkpoint's size grows with the cluster.
+fn sparse_cap(nodes: usize) -> usize {
+    (8_000 / nodes.max(1)).clamp(6, MAX_CHECKPOINTS)
+}
 /// Most events one step forward looks through for a visible change.
 pub const MAX_STEP_EVENTS: usize = 200_000;
 
@@ -86,11 +104,17 @@ pub struct Timeline {
     /// Sorted by position; the first is the start.
     checkpoints: Vec<Playback>,
     spacing: u64,
+    /// Dense checkpoints near the viewer, sorted by position.
+    recent: Vec<Playback>,
+    dense: u64,
+    cap: usize,
+    /// The trace up to the horizon, and where each entry was written.
+    history: Vec<TraceEntry>,
+    history_at: Vec<Position>,
     marks: Vec<Mark>,
     samples: Vec<Sample>,
     horizon: Position,
-    /// What has been looked at: trace length and counters after the last observation.
-    seen_trace: usize,
+    /// The counters after the last observation.
     seen_counts: Vec<SampleCounts>,
 }
 
@@ -101,15 +125,22 @@ impl Timeline {
     }
 
     /// A timeline whose start is this playback.
-    pub fn from_playback(play: Playback) -> Timeline {
+    pub fn from_playback(mut play: Playback) -> Timeline {
         let seen_counts = counts(&play.session.cluster);
+        let history = play.session.cluster.take_trace();
+        let history_at = vec![play.position(); history.len()];
+        let nodes = play.session.cluster.nodes().len();
         let mut t = Timeline {
             checkpoints: vec![play.clone()],
             spacing: FIRST_SPACING,
+            recent: Vec::new(),
+            dense: dense_spacing(nodes),
+            cap: sparse_cap(nodes),
+            history,
+            history_at,
             marks: Vec::new(),
             samples: Vec::new(),
             horizon: play.position(),
-            seen_trace: play.session.cluster.trace().len(),
             seen_counts,
             play,
         };
@@ -117,9 +148,17 @@ impl Timeline {
         t
     }
 
-    /// The live playback (read it; move time through the timeline).
+    /// The live playback (read it; move time through the timeline). Its cluster's own trace
+    /// is emptied as the timeline takes it over: read [`Timeline::trace`].
     pub fn playback(&self) -> &Playback {
         &self.play
+    }
+
+    /// The trace of every change up to now (DESIGN §4.2), as the cluster records it.
+    pub fn trace(&self) -> &[TraceEntry] {
+        let now = self.play.position();
+        let cut = self.history_at.partition_point(|p| *p <= now);
+        &self.history[..cut]
     }
 
     /// The cluster now.
@@ -159,9 +198,13 @@ impl Timeline {
         &self.samples
     }
 
-    /// How many checkpoints are held, and the events between two of them.
-    pub fn checkpoint_stats(&self) -> (usize, u64) {
-        (self.checkpoints.len(), self.spacing)
+    /// Checkpoints held (sparse + dense), and the events between two sparse / dense ones.
+    pub fn checkpoint_stats(&self) -> (usize, u64, u64) {
+        (
+            self.checkpoints.len() + self.recent.len(),
+            self.spacing,
+            self.dense,
+        )
     }
 
     fn nanos(&self, at: k8s_openapi::jiff::Timestamp) -> u64 {
@@ -189,74 +232,110 @@ impl Timeline {
         });
     }
 
-    /// Looks at what the last move did: records a mark (with its caption) and a sample when
-    /// something visible changed, a checkpoint when due, and the horizon.
+    /// Looks at what the last move did: takes over the trace it wrote, records a mark (with
+    /// its caption) and a sample when something visible changed, checkpoints when due, and the
+    /// horizon.
     fn observe(
         &mut self,
         report: Option<&cluster::StepReport>,
         log_from: usize,
     ) -> Option<Caption> {
+        self.observe_move(report, log_from, false)
+    }
+
+    fn observe_move(
+        &mut self,
+        report: Option<&cluster::StepReport>,
+        log_from: usize,
+        edited: bool,
+    ) -> Option<Caption> {
         let pos = self.play.position();
+        let entries = self.play.session.cluster.take_trace();
         let c = &self.play.session.cluster;
-        let trace = c.trace();
-        let from = self.seen_trace.min(trace.len());
         let counts = counts(c);
         let counters = counts != self.seen_counts;
-        let known = self.marks.last().is_some_and(|m| m.position >= pos);
-        let lines = self.play.log.get(log_from..).unwrap_or(&[]);
+        let known = !edited && pos <= self.horizon;
         let cap = if known {
-            // Replaying a stretch already seen: reuse its caption.
+            // Replaying a stretch already seen: its caption, if it was a change.
             self.marks
                 .binary_search_by(|m| m.position.cmp(&pos))
                 .ok()
                 .map(|i| self.marks[i].caption.clone())
         } else {
+            let lines = self.play.log.get(log_from..).unwrap_or(&[]);
             caption(
                 self.play.elapsed(),
                 report,
-                &trace[..from],
-                &trace[from..],
+                &self.history,
+                &entries,
                 lines,
                 counters,
                 c,
             )
         };
-        self.seen_trace = trace.len();
         self.seen_counts = counts;
-        if let Some(cap) = &cap {
-            if !known {
+        if !known {
+            self.history_at
+                .extend(std::iter::repeat_n(pos, entries.len()));
+            self.history.extend(entries);
+            if let Some(cap) = &cap {
                 self.marks.push(Mark {
                     position: pos,
                     caption: cap.clone(),
                 });
             }
+            if counters {
+                self.sample();
+            }
+            self.horizon = pos;
         }
-        if counters && pos > self.horizon {
-            self.sample();
-        }
+        self.maybe_checkpoint();
+        cap
+    }
+
+    /// Takes a sparse checkpoint past the last one when due, or a dense one behind the viewer.
+    fn maybe_checkpoint(&mut self) {
+        let pos = self.play.position();
         if self
             .checkpoints
             .last()
             .is_some_and(|l| pos.events >= l.position().events + self.spacing)
         {
-            self.checkpoint();
+            self.checkpoints.push(self.play.clone());
+            if self.checkpoints.len() > self.cap + 1 {
+                // Keep the start and every other one after it.
+                let mut i = 0;
+                self.checkpoints.retain(|_| {
+                    i += 1;
+                    i == 1 || i % 2 == 0
+                });
+                self.spacing = self.spacing.saturating_mul(2);
+            }
+            return;
         }
-        if pos > self.horizon {
-            self.horizon = pos;
-        }
-        cap
-    }
-
-    fn checkpoint(&mut self) {
-        self.checkpoints.push(self.play.clone());
-        if self.checkpoints.len() > MAX_CHECKPOINTS + 1 {
-            // Keep the start and every other one after it.
-            let mut i = 0;
-            self.checkpoints.retain(|_| {
-                i += 1;
-                i == 1 || i % 2 == 0
-            });
-            self.spacing = self.spacing.saturating_mul(2);
+        let below = |v: &[Playback]| {
+            let i = v.partition_point(|c| c.position() <= pos);
+            i.checked_sub(1).map(|i| v[i].position().events)
+        };
+        let last = below(&self.checkpoints)
+            .max(below(&self.recent))
+            .unwrap_or(0);
+        if pos.events >= last + self.dense {
+            let i = self.recent.partition_point(|c| c.position() <= pos);
+            self.recent.insert(i, self.play.clone());
+            if self.recent.len() > RECENT_CHECKPOINTS {
+                // Drop the one furthest from here.
+                let first_gap = pos.events.saturating_sub(self.recent[0].position().events);
+                let last_gap = self.recent[self.recent.len() - 1]
+                    .position()
+                    .events
+                    .saturating_sub(pos.events);
+                if last_gap > first_gap {
+                    self.recent.pop();
+                } else {
+                    self.recent.remove(0);
+                }
+            }
         }
     }
 
@@ -334,21 +413,12 @@ impl Timeline {
     /// simulating (unbounded: keep `t` within the horizon in a UI frame).
     pub fn seek(&mut self, t: f64) {
         let target = self.play.instant(t);
-        if target < self.play.session.cluster.now() {
-            let i = self
-                .checkpoints
-                .partition_point(|c| c.session.cluster.now() <= target);
-            let cp = self.checkpoints[i.saturating_sub(1)].clone();
-            self.set_play(cp);
-        } else if let Some(cp) = self
-            .checkpoints
-            .iter()
-            .rev()
-            .find(|c| c.session.cluster.now() <= target)
-            .filter(|c| c.position() > self.play.position())
+        let now = self.play.position();
+        let back = target < now.at;
+        if let Some(cp) = self
+            .best_checkpoint(|c| c.session.cluster.now() <= target)
+            .filter(|c| back || c.position() > now)
         {
-            // A checkpoint further along is closer than the present.
-            let cp = cp.clone();
             self.set_play(cp);
         }
         self.advance_to_instant(target, usize::MAX);
@@ -361,24 +431,52 @@ impl Timeline {
         }
     }
 
-    fn set_play(&mut self, p: Playback) {
-        self.seen_trace = p.session.cluster.trace().len();
+    /// The latest checkpoint (sparse or dense) that `ok` accepts, cloned.
+    fn best_checkpoint(&self, ok: impl Fn(&Playback) -> bool) -> Option<Playback> {
+        let last = |v: &'_ [Playback]| v.iter().rev().find(|c| ok(c)).map(Playback::position);
+        let (a, b) = (last(&self.checkpoints), last(&self.recent));
+        let from_recent = matches!((a, b), (Some(a), Some(b)) if b > a) || a.is_none();
+        let v = if from_recent {
+            &self.recent
+        } else {
+            &self.checkpoints
+        };
+        v.iter().rev().find(|c| ok(c)).cloned()
+    }
+
+    fn set_play(&mut self, mut p: Playback) {
+        // Known territory: the trace it writes is in the history already.
+        p.session.cluster.take_trace();
         self.seen_counts = counts(&p.session.cluster);
+        if self
+            .recent
+            .first()
+            .is_some_and(|f| p.position() < f.position())
+        {
+            // Landing before the dense tier: rebuild it on the way from here.
+            self.recent.clear();
+        }
         self.play = p;
     }
 
     /// Restores the state at `pos` (at or before the horizon) exactly.
     fn restore(&mut self, pos: Position) {
-        let i = self.checkpoints.partition_point(|c| c.position() <= pos);
-        let cp = self.checkpoints[i.saturating_sub(1)].clone();
-        self.set_play(cp);
+        if let Some(cp) = self.best_checkpoint(|c| c.position() <= pos) {
+            self.set_play(cp);
+        }
         while self.play.position().events < pos.events {
             if self.play.step().is_none() {
                 break;
             }
+            self.play.session.cluster.take_trace();
+            // Dense checkpoints only near the target, where the next steps back go.
+            let left = pos.events.saturating_sub(self.play.position().events);
+            if left <= RECENT_CHECKPOINTS as u64 * self.dense {
+                self.maybe_checkpoint();
+            }
         }
         self.play.advance_to_instant(pos.at, 0);
-        self.seen_trace = self.play.session.cluster.trace().len();
+        self.play.session.cluster.take_trace();
         self.seen_counts = counts(&self.play.session.cluster);
     }
 
@@ -426,9 +524,14 @@ impl Timeline {
     fn rewrite_future(&mut self, s: &Splice, log_from: usize) {
         let scenario = self.play.scenario.clone();
         self.checkpoints.retain(|c| c.position() < s.at);
-        for c in &mut self.checkpoints {
+        self.recent.retain(|c| c.position() < s.at);
+        for c in self.checkpoints.iter_mut().chain(self.recent.iter_mut()) {
             c.rebase(s, &scenario);
         }
+        // What happened at the edit's position before it stays (the state there includes it).
+        let cut = self.history_at.partition_point(|p| *p <= s.at);
+        self.history.truncate(cut);
+        self.history_at.truncate(cut);
         if self.checkpoints.is_empty() {
             // The edit happened at the very start: the start is now the edited state.
             self.checkpoints.push(self.play.clone());
@@ -439,7 +542,7 @@ impl Timeline {
         self.horizon = s.at;
         // The edit itself is a visible change (a mark at its position), even when its effect
         // comes later (`node stop`).
-        if self.observe(None, log_from).is_none() {
+        if self.observe_move(None, log_from, true).is_none() {
             let command = self
                 .play
                 .log

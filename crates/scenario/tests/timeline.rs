@@ -7,23 +7,35 @@ use cluster::to_json_lines;
 use scenario::view::{cluster_view, event_rows};
 use scenario::{Playback, Timeline};
 
+type Snapshot = (scenario::Position, String, String, Vec<scenario::Record>);
+
 /// What a viewer sees plus everything that could differ underneath.
-fn snapshot(p: &Playback) -> (scenario::Position, String, String, usize) {
+fn snap(p: &Playback, trace: &[cluster::TraceEntry]) -> Snapshot {
     (
         p.position(),
-        to_json_lines(p.session.cluster.trace()),
+        to_json_lines(trace),
         format!("{:?}", cluster_view(&p.session.cluster)),
-        p.log.len(),
+        p.log.clone(),
     )
+}
+
+/// A playback played straight from the start.
+fn snapshot(p: &Playback) -> Snapshot {
+    snap(p, p.session.cluster.trace())
+}
+
+/// A timeline's present (its playback's trace lives in the timeline).
+fn now(tl: &Timeline) -> Snapshot {
+    snap(tl.playback(), tl.trace())
 }
 
 #[test]
 fn step_back_restores_each_previous_visible_change_exactly() {
     let mut tl = Timeline::new(common::parse("f4-rolling-update-max-unavailable-1")).expect("ok");
-    let mut seen = vec![snapshot(tl.playback())];
+    let mut seen = vec![now(&tl)];
     while let Some(cap) = tl.step_forward() {
         assert!(!cap.text.is_empty());
-        seen.push(snapshot(tl.playback()));
+        seen.push(now(&tl));
     }
     assert!(seen.len() > 40, "{} changes", seen.len());
     assert!(tl.playback().script_done());
@@ -31,10 +43,10 @@ fn step_back_restores_each_previous_visible_change_exactly() {
     if tl.playback().position() > seen[seen.len() - 1].0 {
         tl.step_back();
     }
-    assert!(snapshot(tl.playback()) == seen[seen.len() - 1]);
+    assert!(now(&tl) == seen[seen.len() - 1]);
     for i in (0..seen.len() - 1).rev() {
         tl.step_back();
-        let now = snapshot(tl.playback());
+        let now = now(&tl);
         assert!(now == seen[i], "step back #{i} differs");
     }
     // And forward again reaches the same states with the same captions.
@@ -42,7 +54,7 @@ fn step_back_restores_each_previous_visible_change_exactly() {
     for (i, m) in marks.iter().enumerate() {
         let cap = tl.step_forward().expect("again");
         assert_eq!(cap, m.caption, "caption {i}");
-        assert!(snapshot(tl.playback()) == seen[i + 1], "forward again #{i}");
+        assert!(now(&tl) == seen[i + 1], "forward again #{i}");
     }
 }
 
@@ -60,12 +72,12 @@ fn seeking_anywhere_gives_what_playing_straight_there_gives() {
         tl.seek(target);
         let mut fresh = Playback::new(s.clone()).expect("ok");
         fresh.advance_to(target, usize::MAX);
-        assert!(
-            snapshot(tl.playback()) == snapshot(&fresh),
-            "seek({target}) differs"
-        );
+        assert!(now(&tl) == snapshot(&fresh), "seek({target}) differs");
     }
-    assert!(tl.checkpoint_stats().0 <= scenario::timeline::MAX_CHECKPOINTS + 1);
+    assert!(
+        tl.checkpoint_stats().0
+            <= scenario::timeline::MAX_CHECKPOINTS + 1 + scenario::timeline::RECENT_CHECKPOINTS
+    );
     tl.reset();
     assert_eq!(tl.elapsed(), 0.0);
     assert!(tl.horizon() >= 139.9, "reset keeps the horizon");
@@ -99,19 +111,13 @@ fn an_edit_after_stepping_back_rewrites_the_future_and_replays() {
     tl.advance_to(60.0, usize::MAX);
     let mut fresh = Playback::new(tl.scenario().clone()).expect("ok");
     fresh.advance_to(60.0, usize::MAX);
-    assert!(
-        snapshot(tl.playback()) == snapshot(&fresh),
-        "after the edit"
-    );
+    assert!(now(&tl) == snapshot(&fresh), "after the edit");
     // Back before the edit, through the rebased checkpoints, and forward again.
     for target in [2.0, t_edit - 0.5, t_edit, t_edit + 3.0, 45.0] {
         tl.seek(target);
         let mut fresh = Playback::new(tl.scenario().clone()).expect("ok");
         fresh.advance_to(target, usize::MAX);
-        assert!(
-            snapshot(tl.playback()) == snapshot(&fresh),
-            "seek({target})"
-        );
+        assert!(now(&tl) == snapshot(&fresh), "seek({target})");
     }
 }
 
@@ -130,10 +136,7 @@ fn edits_during_sleeps_keep_every_checkpoint_true() {
         tl.seek(target);
         let mut fresh = Playback::new(tl.scenario().clone()).expect("ok");
         fresh.advance_to(target, usize::MAX);
-        assert!(
-            snapshot(tl.playback()) == snapshot(&fresh),
-            "seek({target})"
-        );
+        assert!(now(&tl) == snapshot(&fresh), "seek({target})");
     }
 }
 
