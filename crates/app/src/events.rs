@@ -8,16 +8,9 @@ pub(crate) fn EventsPanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let filter = RwSignal::new(String::new());
     let rows = Memo::new(move |_| {
-        ctx.frame.track();
-        let out = ctx.query("kubectl get events -A");
-        let f = filter.get().to_lowercase();
-        let mut lines = out.text.lines();
-        let header = lines.next().unwrap_or_default().to_string();
-        let body: Vec<String> = lines
-            .filter(|l| f.is_empty() || l.to_lowercase().contains(&f))
-            .map(str::to_string)
-            .collect();
-        (header, body)
+        let f = filter.get();
+        let f = f.trim();
+        ctx.read(|s| scenario::view::event_rows(s.timeline.cluster(), (!f.is_empty()).then_some(f)))
     });
     view! {
         <section class="events" aria-label="Events">
@@ -25,17 +18,28 @@ pub(crate) fn EventsPanel() -> impl IntoView {
                 <input aria-label="Filter events" placeholder="pod/fluentd-x7k2p, node/worker2, daemonset/…"
                     prop:value=move || filter.get() on:input=move |ev| filter.set(event_target_value(&ev))/>
             </label>
-            <pre class="terminal events-table" data-testid="events">
-                {move || rows.with(|(h, b)| {
-                    let mut s = h.clone();
-                    s.push('\n');
-                    for l in b {
-                        s.push_str(l);
-                        s.push('\n');
-                    }
-                    s
-                })}
-            </pre>
+            <table class="events-table" data-testid="events">
+                <thead><tr><th>"LAST SEEN"</th><th>"TYPE"</th><th>"REASON"</th><th>"OBJECT"</th><th>"MESSAGE"</th></tr></thead>
+                <tbody>
+                    {move || rows.with(|r| {
+                        if r.is_empty() {
+                            view! { <tr><td colspan="5" class="muted">"No events."</td></tr> }.into_any()
+                        } else {
+                            r.iter().map(|e| view! {
+                                <tr class=if e.type_ == "Warning" { "warning" } else { "" }>
+                                    <td>{e.last_seen.clone()}</td><td>{e.type_.clone()}</td>
+                                    <td>{e.reason.clone()}</td>
+                                    <td><button class="link" on:click={
+                                        let o = e.object.clone();
+                                        move |_| filter.set(o.clone())
+                                    }>{e.object.clone()}</button></td>
+                                    <td>{e.message.clone()}</td>
+                                </tr>
+                            }).collect_view().into_any()
+                        }
+                    })}
+                </tbody>
+            </table>
         </section>
     }
 }

@@ -63,7 +63,7 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
         </header>
         <dl class="facts">
             <dt>"labels"</dt>
-            <dd><ul class="labels">{node.labels.iter().map(|l| {
+            <dd><ul class="labels">{node.labels.is_empty().then(|| view! { <li class="muted">"none"</li> })}{node.labels.iter().map(|l| {
                 let key = l.split('=').next().unwrap_or_default().to_string();
                 let cmd = format!("kubectl label node {} {key}-", node.name);
                 view! { <li><code>{l.clone()}</code>

@@ -393,6 +393,13 @@ fn CountersTable() -> impl IntoView {
                     }
                 })}</tbody>
             </table>
+            <ul class="waves" aria-label="Rolling updates in progress" data-testid="waves">
+                {move || ctx.vm.with(|v| v.waves.iter().map(|w| view! {
+                    <li data-ds=w.daemon_set.clone()>
+                        <b>{w.daemon_set.clone()}</b>" rolling update: "{w.words.clone()}
+                    </li>
+                }).collect_view())}
+            </ul>
         </section>
     }
 }

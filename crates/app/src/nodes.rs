@@ -120,6 +120,7 @@ fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView 
                 _ => "no",
             })
             class:selected=sel.clone()
+            class:in-wave=move || node.with(|n| n.as_ref().is_some_and(|n| n.in_wave))
             class:cordoned=move || node.with(|n| n.as_ref().is_some_and(|n| n.status.contains("SchedulingDisabled")))
             class:not-ready=move || node.with(|n| n.as_ref().is_some_and(|n| !n.status.starts_with("Ready")))
             tabindex="0" role="button" aria-pressed=move || sel().to_string()
@@ -145,10 +146,12 @@ fn node_body(n: &NodeModel) -> impl IntoView {
     view! {
         <header>
             <h4>{n.name.clone()}</h4>
-            <span class="role">{n.role}</span>
-            <span class=if not_ready { "status bad" } else { "status" }>{n.status.clone()}</span>
             <span class=badge_class>{badge}</span>
         </header>
+        <p class="node-meta">
+            <span class="role">{n.role}</span>
+            <span class=if not_ready { "status bad" } else { "status" }>{n.status.clone()}</span>
+        </p>
         <ul class="pods" aria-label="pods">
             {n.pods.iter().map(pod_chip).collect_view()}
         </ul>
@@ -204,8 +207,9 @@ struct Tile {
 
 fn tile(n: &NodeModel) -> Tile {
     let pod = n.pods.first();
+    // `decides-…`, not the card's `pod`/`no-pod`: a tile is not a pod chip.
     let mut class = format!(
-        "tile {} {}",
+        "tile decides-{} {}",
         decision(n),
         pod.map_or("empty", |p| p.state.class())
     );
@@ -218,6 +222,9 @@ fn tile(n: &NodeModel) -> Tile {
     }
     if !n.status.starts_with("Ready") {
         class.push_str(" not-ready");
+    }
+    if n.in_wave {
+        class.push_str(" in-wave");
     }
     let title = format!(
         "{} — {} — {}",

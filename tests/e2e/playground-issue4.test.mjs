@@ -1,0 +1,211 @@
+// What a learner does in the playground, end to end on the release build: step through the F-4
+// rolling update and see the field measurement's counters, taint a node in the UI and watch its
+// pod evicted, compare the terminal's `kubectl get ds` with the counters, ask why the control
+// plane has no pod. Plus a screenshot of every preset at a telling moment.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { BASE_URL, launchBrowser, openPage } from './support/browser.mjs';
+
+let browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const shots = new URL('./screenshots/', import.meta.url);
+
+async function open(preset) {
+  const { page, problems } = await openPage(browser);
+  await page.goto(BASE_URL, { waitUntil: 'load' });
+  await page.getByRole('button', { name: 'Play' }).waitFor({ timeout: 30_000 });
+  if (preset) {
+    await page.getByLabel('Preset').selectOption(preset);
+    await page.locator('.preset h2').waitFor();
+  }
+  return { page, problems };
+}
+
+async function cell(page, ds, col) {
+  return (await page.locator(`tr[data-ds="${ds}"] td[data-col="${col}"]`).textContent())?.trim();
+}
+
+async function clock(page) {
+  const t = await page.getByTestId('clock').textContent();
+  return Number.parseFloat(t.replace(/[^0-9.]/g, ''));
+}
+
+/** Plays at `speed` until `done()` holds or `ms` pass; then pauses. */
+async function playUntil(page, speed, done, ms = 30_000) {
+  await page.getByLabel('Speed').selectOption(String(speed));
+  await page.getByRole('button', { name: 'Play' }).click();
+  const deadline = Date.now() + ms;
+  let ok = await done();
+  while (!ok && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    ok = await done();
+  }
+  await page.getByRole('button', { name: 'Pause' }).click();
+  return ok;
+}
+
+/**
+ * What the experiment's 0.2 s poller reliably saw: states held at least `minHold` seconds (the
+ * last one always kept), consecutive repeats merged. The calibration suites use the same view
+ * (crates/cluster/tests/support, crates/scenario/tests/calibration_via_scenarios.rs).
+ */
+function pollerView(changes, minHold) {
+  const out = [];
+  changes.forEach(([t, tuple], i) => {
+    const held = i + 1 < changes.length ? changes[i + 1][0] - t : Infinity;
+    if (held >= minHold && out.at(-1) !== tuple) out.push(tuple);
+  });
+  return out;
+}
+
+test('F-4: stepping shows the field-measurement sequence of (UP-TO-DATE, READY, unavailable)', async () => {
+  const { page, problems } = await open('f4-rolling-update-max-unavailable-1');
+  const want = ['0,4,0', '1,3,1', '1,4,0', '2,3,1', '2,4,0', '3,3,1', '3,4,0', '4,3,1', '4,4,0'];
+  // Step through every visible change (clicking the Step button in the page, for speed) and
+  // record the counters with the virtual time of each step.
+  const changes = await page.evaluate(() => {
+    const step = document.querySelector('button.step');
+    const cell = (c) => document.querySelector(`tr[data-ds="ru1"] td[data-col="${c}"]`)?.textContent.trim();
+    const clock = () => Number.parseFloat(document.querySelector('[data-testid=clock]').textContent.replace(/[^0-9.]/g, ''));
+    const out = [];
+    let last = '';
+    return (async () => {
+      for (let i = 0; i < 2000; i++) {
+        const tuple = [cell('up-to-date'), cell('ready'), cell('unavailable')].join(',');
+        if (tuple !== last) out.push([clock(), tuple]);
+        last = tuple;
+        if (/nothing more happens/.test(document.querySelector('[data-testid=caption]').textContent)) break;
+        step.click();
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      return out;
+    })();
+  });
+  const seen = pollerView(changes, 0.15);
+  // The sequence after the template change starts at the last (0,4,0).
+  const from = seen.lastIndexOf('0,4,0');
+  assert.ok(from >= 0, `the update starts from (0,4,0): ${seen.join(' ')}`);
+  assert.deepEqual(seen.slice(from), want, `the sequence after the change: ${seen.join(' ')}`);
+  const t0 = changes.filter(([, x]) => x === '0,4,0').at(-1)[0];
+  const t1 = changes.at(-1)[0];
+  // Total within ±10 % of 27.2 s (the update starts ~0.1 s after the change).
+  assert.ok(Math.abs(t1 - t0 - 27.1) <= 2.72, `total ${(t1 - t0).toFixed(1)} s`);
+  const caption = await page.getByTestId('caption').textContent();
+  assert.match(caption, /nothing more happens|t=\d/, 'each step is captioned');
+  await mkdir(shots, { recursive: true });
+  await page.screenshot({ path: new URL('f4-stepped.png', shots).pathname });
+  assert.deepEqual(problems, []);
+});
+
+test('tainting worker with NoExecute in the UI evicts its pod and DESIRED becomes 3', async () => {
+  const { page, problems } = await open();
+  const settled = await playUntil(page, 8, async () => (await cell(page, 'fluentd', 'ready')) === '4');
+  assert.ok(settled, 'the default preset settles first');
+  await page.locator('article.node[data-node="worker"]').click();
+  await page.getByLabel('Taint', { exact: true }).fill('dedicated=db:NoExecute');
+  await page.getByRole('button', { name: 'Add taint' }).click();
+  const evicted = await playUntil(
+    page,
+    1,
+    async () =>
+      (await cell(page, 'fluentd', 'desired')) === '3' &&
+      (await page.locator('article.node[data-node="worker"] li.pod').count()) === 0,
+    20_000,
+  );
+  assert.ok(evicted, 'the pod on worker is gone and DESIRED is 3');
+  assert.equal(await cell(page, 'fluentd', 'desired'), '3');
+  // The edit is in the script, so it replays.
+  await page.getByRole('tab', { name: 'Script' }).click();
+  const script = await page.locator('.script').textContent();
+  assert.match(script, /kubectl taint node worker dedicated=db:NoExecute/);
+  await page.screenshot({ path: new URL('taint-evicts.png', shots).pathname });
+  assert.deepEqual(problems, []);
+});
+
+test('`kubectl get ds` in the terminal matches the counters', async () => {
+  const { page, problems } = await open();
+  await playUntil(page, 8, async () => (await cell(page, 'fluentd', 'ready')) === '4');
+  await page.getByRole('tab', { name: 'Terminal' }).click();
+  const prompt = page.getByLabel('kubectl command');
+  await prompt.fill('kubectl get ds -n kube-system');
+  await prompt.press('Enter');
+  const out = await page.getByTestId('terminal-output').textContent();
+  const row = out.split('\n').find((l) => l.startsWith('fluentd'));
+  assert.ok(row, `a fluentd row: ${out}`);
+  const [, desired, current, ready, upToDate, available] = row.trim().split(/\s+/);
+  assert.deepEqual(
+    { desired, current, ready, upToDate, available },
+    {
+      desired: await cell(page, 'fluentd', 'desired'),
+      current: await cell(page, 'fluentd', 'current'),
+      ready: await cell(page, 'fluentd', 'ready'),
+      upToDate: await cell(page, 'fluentd', 'up-to-date'),
+      available: await cell(page, 'fluentd', 'available'),
+    },
+  );
+  // History: the arrow brings the last command back.
+  await prompt.press('ArrowUp');
+  assert.equal(await prompt.inputValue(), 'kubectl get ds -n kube-system');
+  await mkdir(shots, { recursive: true });
+  await page.screenshot({ path: new URL('terminal.png', shots).pathname });
+  assert.deepEqual(problems, []);
+});
+
+test('clicking the control-plane node explains the untolerated taint', async () => {
+  const { page, problems } = await open();
+  await page.locator('article.node[data-node="control-plane"]').click();
+  const failed = await page.locator('.explain .checks li.fail').first().textContent();
+  assert.match(failed, /node-role\.kubernetes\.io\/control-plane:NoSchedule/);
+  assert.match(failed, /not tolerated/);
+  await playUntil(page, 8, async () => (await cell(page, 'fluentd', 'ready')) === '4');
+  // The pod YAML of a worker shows what the controller injected.
+  await page.locator('article.node[data-node="worker2"]').click();
+  await page.locator('.explain details.yaml summary').first().click();
+  const yaml = await page.locator('.explain details.yaml pre').first().textContent();
+  for (const s of ['controller-revision-hash', 'ownerReferences', 'node.kubernetes.io/unschedulable', 'matchFields']) {
+    assert.ok(yaml.includes(s), `pod YAML shows ${s}`);
+  }
+  await page.screenshot({ path: new URL('explain.png', shots).pathname });
+  assert.deepEqual(problems, []);
+});
+
+// A telling moment of each preset: virtual seconds to play to.
+const MOMENTS = {
+  'f1-one-pod-per-node': 20,
+  'f2-node-labels': 20,
+  'f3-taints': 12,
+  'f4-rolling-update-max-unavailable-1': 22,
+  'f5-rolling-update-max-unavailable-2': 14,
+  'f6-on-delete': 30,
+  'max-surge-rollout': 16,
+  'rollback-without-restarts': 30,
+  'node-joins-and-leaves': 40,
+  'node-kubelet-stops': 70,
+  'failed-pod-backoff': 30,
+  'toleration-seconds-evict-loop': 45,
+  'node-too-small': 15,
+  'orphan-delete-and-readoption': 30,
+  'cluster-500-nodes': 40,
+};
+
+test('a screenshot of every preset at a telling moment', async () => {
+  await mkdir(shots, { recursive: true });
+  const options = await (await open()).page.locator('select[aria-label="Preset"] option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual([...options].sort(), Object.keys(MOMENTS).sort(), 'a moment for every preset');
+  for (const id of options) {
+    const { page, problems } = await open(id);
+    const t = MOMENTS[id];
+    const reached = await playUntil(page, 16, async () => (await clock(page)) >= t, 60_000);
+    assert.ok(reached, `${id} reaches t=${t}s`);
+    await page.screenshot({ path: new URL(`preset-${id}.png`, shots).pathname });
+    assert.deepEqual(problems, [], id);
+    await page.close();
+  }
+});
