@@ -7,7 +7,9 @@
 
 pub mod caption;
 pub mod edit;
+pub mod export;
 pub mod format;
+pub mod import;
 pub mod playback;
 pub mod presets;
 pub mod run;

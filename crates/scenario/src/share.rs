@@ -227,8 +227,8 @@ pub fn decode(input: &str) -> Result<Shared, ShareError> {
             "a share link ends in `#s=1.` followed by letters and digits: copy the whole link",
         ));
     };
-    let t = time.map(parse_time).transpose()?;
     let (scenario, view) = decode_payload(payload)?;
+    let t = time.map(parse_time).transpose()?;
     Ok(Shared { scenario, view, t })
 }
 

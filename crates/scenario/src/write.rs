@@ -68,6 +68,11 @@ fn name_runs(names: &[String]) -> Vec<Names> {
     out
 }
 
+/// Whether `names` (two or more) are one numbered pool, written as one `{pool, count, from}`.
+pub(crate) fn is_one_pool(names: &[String]) -> bool {
+    matches!(name_runs(names).as_slice(), [Names::Pool { .. }])
+}
+
 /// Ways to read `name` as `<pool><number>`: every split inside its trailing digits where the
 /// number has no leading zero.
 fn splits(name: &str) -> Vec<(&str, u64)> {
