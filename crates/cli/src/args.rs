@@ -3,6 +3,7 @@
 
 use std::ffi::OsString;
 
+use crate::commands::NodesArg;
 use crate::CliError;
 
 /// How `dsplay run` prints.
@@ -13,7 +14,7 @@ pub enum OutputFormat {
 }
 
 /// A parsed command line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// `dsplay --help`, `dsplay help [SUBCOMMAND]`, `dsplay SUBCOMMAND --help`.
     Help(Option<&'static str>),
@@ -23,21 +24,68 @@ pub enum Command {
         until_settled: bool,
         trace: Option<String>,
         output: OutputFormat,
+        nodes: NodesArg,
     },
     Test {
         paths: Vec<String>,
+        nodes: NodesArg,
     },
     Explain {
         file: String,
         node: String,
+        nodes: NodesArg,
     },
     ExportKind {
         file: String,
         out: Option<String>,
+        nodes: NodesArg,
+    },
+    /// The scenario as a YAML file (after `--nodes`): what the app's "Download" gives.
+    ExportYaml {
+        file: String,
+        nodes: NodesArg,
+    },
+    Share {
+        file: String,
+        at: Option<f64>,
+        base: String,
+        nodes: NodesArg,
+    },
+    /// Link lengths of scenario files, or of the built-in presets when none is given.
+    ShareTable {
+        paths: Vec<String>,
+    },
+    Open {
+        link: String,
     },
 }
 
-const SUBCOMMANDS: &[&str] = &["run", "test", "explain", "export", "help", "version"];
+const SUBCOMMANDS: &[&str] = &[
+    "run", "test", "explain", "export", "share", "open", "help", "version",
+];
+
+/// `--nodes FILE` / `--add-nodes FILE`, accepted by every command that loads a scenario.
+const NODE_FLAGS: [FlagSpec; 2] = [
+    FlagSpec {
+        name: "--nodes",
+        takes_value: true,
+    },
+    FlagSpec {
+        name: "--add-nodes",
+        takes_value: true,
+    },
+];
+
+/// The help lines of `--nodes` / `--add-nodes` (a macro: `concat!` takes only literals).
+macro_rules! nodes_help {
+    () => {
+        "  --nodes NODES.yaml     replace the scenario's nodes with a real cluster's: the output of
+                         `kubectl get nodes -o yaml` or `-o json`, or Node manifests (name,
+                         labels, taints, capacity, allocatable, conditions, cordon are kept)
+  --add-nodes NODES.yaml add such nodes to the scenario's own
+"
+    };
+}
 
 pub const MAIN_HELP: &str = "\
 dsplay: run DaemonSet Playground scenario files on the virtual cluster
@@ -47,15 +95,25 @@ Usage:
   dsplay test DIR|FILE...
   dsplay explain FILE NODE
   dsplay export kind FILE [--out DIR]
+  dsplay export yaml FILE
+  dsplay share FILE [--at SECONDS] [--base URL]
+  dsplay share --table [DIR|FILE...]
+  dsplay open LINK
   dsplay help [COMMAND]
   dsplay --version
+
+Real nodes: run, test, explain, export and share take --nodes NODES.yaml (replace the
+scenario's nodes with the output of `kubectl get nodes -o yaml` or `-o json`) or
+--add-nodes NODES.yaml (add them to the scenario's own).
 
 Exit codes: 0 ok, 1 an expectation failed, 2 bad input.
 Run `dsplay help COMMAND` for the details of one command.
 ";
 
-const RUN_HELP: &str = "\
+const RUN_HELP: &str = concat!(
+    "\
 Usage: dsplay run FILE [--until-settled] [--trace FILE.jsonl] [--output text|json]
+                       [--nodes NODES.yaml | --add-nodes NODES.yaml]
 
 Runs the scenario's script on the virtual cluster and prints what each line printed.
 
@@ -64,39 +122,94 @@ Options:
   --trace FILE.jsonl     write the cluster trace as JSON lines (one change per line)
   --output text|json     text: a terminal transcript (default);
                          json: one array of {\"t\", \"command\", \"output\", \"ok\"}
-
+",
+    nodes_help!(),
+    "
 Exit codes: 0 ok, 1 an expect: line did not hold, 2 bad input.
-";
+"
+);
 
-const TEST_HELP: &str = "\
-Usage: dsplay test DIR|FILE...
+const TEST_HELP: &str = concat!(
+    "\
+Usage: dsplay test DIR|FILE... [--nodes NODES.yaml | --add-nodes NODES.yaml]
 
 Runs every scenario's expect: lines (a DIR means every *.yaml in it, sorted), prints one
 line per failed expectation and ends with `N passed, N failed`.
 
+Options:
+",
+    nodes_help!(),
+    "
 Exit codes: 0 every expectation held, 1 one failed, 2 bad input.
-";
+"
+);
 
-const EXPLAIN_HELP: &str = "\
-Usage: dsplay explain FILE NODE
+const EXPLAIN_HELP: &str = concat!(
+    "\
+Usage: dsplay explain FILE NODE [--nodes NODES.yaml | --add-nodes NODES.yaml]
 
 Runs the scenario's script, then for each DaemonSet says whether NODE gets a daemon pod and
 why: every check (rule id, subject, pass/fail, detail) and a summary.
 
+Options:
+",
+    nodes_help!(),
+    "
 Exit codes: 0 ok, 2 bad input (unknown node, bad file).
-";
+"
+);
 
-const EXPORT_HELP: &str = "\
-Usage: dsplay export kind FILE [--out DIR]
+const EXPORT_HELP: &str = concat!(
+    "\
+Usage: dsplay export kind FILE [--out DIR] [--nodes NODES.yaml | --add-nodes NODES.yaml]
+       dsplay export yaml FILE [--nodes NODES.yaml | --add-nodes NODES.yaml]
 
-Writes what it takes to replay the scenario on a real kind cluster:
+kind: writes what it takes to replay the scenario on a real kind cluster:
   kind-config.yaml   one kind node per scenario node, with its labels and taints
   <files>            the scenario's manifests
   replay.sh          the script as bash: kubectl lines, sleeps, expect: checks;
-                     simulator-only verbs become comments saying what to do by hand
+                     simulator-only verbs become their real equivalent (node stop:
+                     docker exec NODE systemctl stop kubelet) or a comment saying what to do
 Without --out, prints them to stdout, each after a `==> NAME <==` header.
 
   kind create cluster --config kind-config.yaml && ./replay.sh
+
+yaml: prints the scenario as a scenario file, e.g. with a real cluster's nodes:
+  kubectl get nodes -o yaml > nodes.yaml
+  dsplay export yaml my.yaml --nodes nodes.yaml > my-cluster.yaml
+
+Options:
+",
+    nodes_help!()
+);
+
+const SHARE_HELP: &str = concat!(
+    "\
+Usage: dsplay share FILE [--at SECONDS] [--base URL] [--nodes NODES.yaml | --add-nodes NODES.yaml]
+       dsplay share --table [DIR|FILE...]
+
+Prints the scenario's share link: BASE#s=1.<data>[&t=SECONDS] (without --base, just the
+part from #). Warns on stderr when the link is over 2,000 characters (some chat apps cut
+it) or over 32 KiB (share the file instead).
+
+--table prints a Markdown table of the link length of each scenario file (a DIR means every
+*.yaml in it), or of the built-in presets when no file is given.
+
+Options:
+  --at SECONDS           open the link at this virtual time (&t=)
+  --base URL             the playground's address, e.g. https://example.org/playground/
+",
+    nodes_help!()
+);
+
+const OPEN_HELP: &str = "\
+Usage: dsplay open LINK
+
+Decodes a share link (the whole address, the #s=… part, or the bare 1.… payload) and prints
+its scenario as a scenario file, which `dsplay run` runs. The view and the time it opens at
+are printed as comments.
+
+Exit codes: 0 ok, 2 a link that cannot be read (the message says why).
 ";
 
 const VERSION_HELP: &str = "Usage: dsplay --version\n\nPrints the version.\n";
@@ -108,6 +221,8 @@ pub fn help_text(sub: Option<&str>) -> &'static str {
         Some("test") => TEST_HELP,
         Some("explain") => EXPLAIN_HELP,
         Some("export") => EXPORT_HELP,
+        Some("share") => SHARE_HELP,
+        Some("open") => OPEN_HELP,
         Some("version") => VERSION_HELP,
         _ => MAIN_HELP,
     }
@@ -143,6 +258,7 @@ pub fn closest<'a>(word: &str, options: impl IntoIterator<Item = &'a str>) -> Op
 }
 
 /// A flag a subcommand accepts.
+#[derive(Clone, Copy)]
 struct FlagSpec {
     name: &'static str,
     takes_value: bool,
@@ -258,10 +374,11 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
         },
         "run" => parse_run(rest),
         "test" => {
-            let p = parse_flags("test", rest, &[])?;
+            let p = parse_flags("test", rest, &NODE_FLAGS)?;
             if p.help {
                 return Ok(Command::Help(Some("test")));
             }
+            let nodes = nodes_arg(&p.flags);
             if p.positionals.is_empty() {
                 return Err(usage_error(
                     "test",
@@ -270,15 +387,17 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
             }
             Ok(Command::Test {
                 paths: p.positionals,
+                nodes,
             })
         }
         "explain" => {
-            let p = parse_flags("explain", rest, &[])?;
+            let p = parse_flags("explain", rest, &NODE_FLAGS)?;
             if p.help {
                 return Ok(Command::Help(Some("explain")));
             }
+            let nodes = nodes_arg(&p.flags);
             match <[String; 2]>::try_from(p.positionals) {
-                Ok([file, node]) => Ok(Command::Explain { file, node }),
+                Ok([file, node]) => Ok(Command::Explain { file, node, nodes }),
                 Err(got) => Err(usage_error(
                     "explain",
                     format!(
@@ -292,25 +411,55 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
             let p = parse_flags(
                 "export",
                 rest,
-                &[FlagSpec {
-                    name: "--out",
-                    takes_value: true,
-                }],
+                &[
+                    FlagSpec {
+                        name: "--out",
+                        takes_value: true,
+                    },
+                    NODE_FLAGS[0],
+                    NODE_FLAGS[1],
+                ],
             )?;
             if p.help {
                 return Ok(Command::Help(Some("export")));
             }
-            let out = p.flags.into_iter().find_map(|(_, v)| v);
+            let nodes = nodes_arg(&p.flags);
+            let out = flag_value(&p.flags, "--out");
             match p.positionals.as_slice() {
                 [target, file] if target == "kind" => Ok(Command::ExportKind {
                     file: file.clone(),
                     out,
+                    nodes,
                 }),
+                [target, file] if target == "yaml" => {
+                    if out.is_some() {
+                        return Err(CliError::new("`dsplay export yaml` prints to stdout; it takes no --out")
+                            .hint("redirect it: `dsplay export yaml FILE > out.yaml`"));
+                    }
+                    Ok(Command::ExportYaml {
+                        file: file.clone(),
+                        nodes,
+                    })
+                }
                 [target, _] => Err(CliError::new(format!("unknown export target {target:?}"))
-                    .hint("the only target is kind: `dsplay export kind FILE [--out DIR]`")),
+                    .hint("the targets are kind (`dsplay export kind FILE [--out DIR]`) and yaml (`dsplay export yaml FILE`)")),
                 _ => Err(usage_error(
                     "export",
                     "`dsplay export` takes a target and a FILE",
+                )),
+            }
+        }
+        "share" => parse_share(rest),
+        "open" => {
+            let p = parse_flags("open", rest, &[])?;
+            if p.help {
+                return Ok(Command::Help(Some("open")));
+            }
+            match <[String; 1]>::try_from(p.positionals) {
+                Ok([link]) => Ok(Command::Open { link }),
+                Err(got) => Err(usage_error(
+                    "open",
+                    format!("`dsplay open` takes one LINK, got {} argument(s)", got.len()),
                 )),
             }
         }
@@ -326,6 +475,92 @@ fn unknown_subcommand(word: &str) -> CliError {
         None => format!("commands: {}", SUBCOMMANDS.join(", ")),
     };
     CliError::new(format!("unknown command {word:?}")).hint(hint)
+}
+
+/// The value of the last `name` flag given.
+fn flag_value(flags: &[(&'static str, Option<String>)], name: &str) -> Option<String> {
+    flags
+        .iter()
+        .rev()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, v)| v.clone())
+}
+
+fn nodes_arg(flags: &[(&'static str, Option<String>)]) -> NodesArg {
+    NodesArg {
+        replace: flag_value(flags, "--nodes"),
+        add: flag_value(flags, "--add-nodes"),
+    }
+}
+
+fn parse_share(rest: &[String]) -> Result<Command, CliError> {
+    let p = parse_flags(
+        "share",
+        rest,
+        &[
+            FlagSpec {
+                name: "--at",
+                takes_value: true,
+            },
+            FlagSpec {
+                name: "--base",
+                takes_value: true,
+            },
+            FlagSpec {
+                name: "--table",
+                takes_value: false,
+            },
+            NODE_FLAGS[0],
+            NODE_FLAGS[1],
+        ],
+    )?;
+    if p.help {
+        return Ok(Command::Help(Some("share")));
+    }
+    if p.flags.iter().any(|(n, _)| *n == "--table") {
+        if p.flags.iter().any(|(n, _)| *n != "--table") {
+            return Err(usage_error(
+                "share",
+                "`dsplay share --table` takes only scenario files",
+            ));
+        }
+        return Ok(Command::ShareTable {
+            paths: p.positionals,
+        });
+    }
+    let at = match flag_value(&p.flags, "--at") {
+        None => None,
+        Some(v) => match v.parse::<f64>() {
+            Ok(t) if t.is_finite() && (0.0..=scenario::share::MAX_TIME).contains(&t) => Some(t),
+            _ => {
+                return Err(
+                    CliError::new(format!("--at {v:?} is not a time in seconds"))
+                        .hint("give the virtual time to open at in seconds, e.g. --at 12.5"),
+                )
+            }
+        },
+    };
+    let base = flag_value(&p.flags, "--base").unwrap_or_default();
+    if base.contains('#') {
+        return Err(CliError::new(format!("--base {base:?} already has a # part"))
+            .hint("give the playground's address without #…, e.g. --base https://example.org/playground/"));
+    }
+    let nodes = nodes_arg(&p.flags);
+    match <[String; 1]>::try_from(p.positionals) {
+        Ok([file]) => Ok(Command::Share {
+            file,
+            at,
+            base,
+            nodes,
+        }),
+        Err(got) => Err(usage_error(
+            "share",
+            format!(
+                "`dsplay share` takes one FILE, got {} argument(s) (`--table` takes several)",
+                got.len()
+            ),
+        )),
+    }
 }
 
 fn parse_run(rest: &[String]) -> Result<Command, CliError> {
@@ -345,11 +580,14 @@ fn parse_run(rest: &[String]) -> Result<Command, CliError> {
                 name: "--output",
                 takes_value: true,
             },
+            NODE_FLAGS[0],
+            NODE_FLAGS[1],
         ],
     )?;
     if p.help {
         return Ok(Command::Help(Some("run")));
     }
+    let nodes = nodes_arg(&p.flags);
     let mut until_settled = false;
     let mut trace = None;
     let mut output = OutputFormat::Text;
@@ -376,6 +614,7 @@ fn parse_run(rest: &[String]) -> Result<Command, CliError> {
             until_settled,
             trace,
             output,
+            nodes,
         }),
         Err(got) => Err(usage_error(
             "run",
@@ -409,7 +648,36 @@ mod tests {
                 until_settled: true,
                 trace: Some("t.jsonl".into()),
                 output: OutputFormat::Json,
+                nodes: NodesArg::default(),
             })
+        );
+    }
+
+    #[test]
+    fn node_imports_are_accepted_where_a_scenario_is_loaded() {
+        let nodes = NodesArg {
+            replace: Some("n.yaml".into()),
+            add: None,
+        };
+        assert_eq!(
+            p(&["explain", "a.yaml", "w1", "--nodes", "n.yaml"]).ok(),
+            Some(Command::Explain {
+                file: "a.yaml".into(),
+                node: "w1".into(),
+                nodes: nodes.clone(),
+            })
+        );
+        assert_eq!(
+            p(&["export", "yaml", "a.yaml", "--nodes=n.yaml"]).ok(),
+            Some(Command::ExportYaml {
+                file: "a.yaml".into(),
+                nodes,
+            })
+        );
+        assert!(p(&["share", "a.yaml", "--at", "nan"]).is_err());
+        assert_eq!(
+            p(&["share", "--table"]).ok(),
+            Some(Command::ShareTable { paths: vec![] })
         );
     }
 

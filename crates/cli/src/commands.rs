@@ -1,4 +1,5 @@
-//! `run`, `test` and `explain`: load scenario files, run them with `scenario::run`, print.
+//! `run`, `test`, `explain`, `export yaml`, `share` and `open`: load scenario files (with a real
+//! cluster's nodes when asked), run them with `scenario::run`, print.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -47,6 +48,37 @@ pub fn read_text(file: &str) -> Result<String, CliError> {
 pub fn load(file: &str) -> Result<Scenario, CliError> {
     let text = read_text(file)?;
     Ok(scenario::parse(file, &text)?)
+}
+
+/// `--nodes FILE` (replace the scenario's nodes) and `--add-nodes FILE` (add to them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodesArg {
+    pub replace: Option<String>,
+    pub add: Option<String>,
+}
+
+/// Imports the nodes of a `kubectl get nodes -o yaml|json` file.
+fn import(path: &str) -> Result<Vec<scenario::NodeEntry>, CliError> {
+    let text = read_text(path)?;
+    Ok(scenario::import::import_nodes(path, &text)?)
+}
+
+/// Loads a scenario and puts in the nodes `--nodes` / `--add-nodes` name.
+pub fn load_with_nodes(file: &str, nodes: &NodesArg) -> Result<Scenario, CliError> {
+    let mut s = load(file)?;
+    with_nodes(&mut s, nodes)?;
+    Ok(s)
+}
+
+fn with_nodes(s: &mut Scenario, nodes: &NodesArg) -> Result<(), CliError> {
+    use scenario::import::{merge_nodes, Merge};
+    if let Some(path) = &nodes.replace {
+        merge_nodes(s, import(path)?, Merge::Replace, path)?;
+    }
+    if let Some(path) = &nodes.add {
+        merge_nodes(s, import(path)?, Merge::Add, path)?;
+    }
+    Ok(())
 }
 
 fn expectation(check: &Check) -> String {
@@ -119,8 +151,9 @@ pub fn run(
     until_settled: bool,
     trace: Option<&str>,
     output: OutputFormat,
+    nodes: &NodesArg,
 ) -> Result<Verdict, CliError> {
-    let s = load(file)?;
+    let s = load_with_nodes(file, nodes)?;
     let out = scenario::run(&s, until_settled)?;
     if let Some(path) = trace {
         let lines = cluster::to_json_lines(out.session.cluster.trace());
@@ -195,7 +228,7 @@ fn scenario_files(arg: &str) -> Result<Vec<String>, CliError> {
 }
 
 /// `dsplay test DIR|FILE…`
-pub fn test(paths: &[String]) -> Result<Verdict, CliError> {
+pub fn test(paths: &[String], nodes: &NodesArg) -> Result<Verdict, CliError> {
     let mut passed = 0;
     let mut failed = 0;
     let mut bad_input = false;
@@ -210,7 +243,7 @@ pub fn test(paths: &[String]) -> Result<Verdict, CliError> {
             }
         };
         for file in files {
-            let outcome = load(&file).and_then(|s| Ok(scenario::run(&s, false)?));
+            let outcome = load_with_nodes(&file, nodes).and_then(|s| Ok(scenario::run(&s, false)?));
             match outcome {
                 Ok(out) => {
                     passed += out.passed;
@@ -257,8 +290,8 @@ fn name_list(names: &[String]) -> String {
 }
 
 /// `dsplay explain FILE NODE`
-pub fn explain(file: &str, node_name_arg: &str) -> Result<Verdict, CliError> {
-    let s = load(file)?;
+pub fn explain(file: &str, node_name_arg: &str, nodes: &NodesArg) -> Result<Verdict, CliError> {
+    let s = load_with_nodes(file, nodes)?;
     let out = scenario::run(&s, false)?;
     let c = &out.session.cluster;
     let Some(node) = c.node(node_name_arg) else {
@@ -346,6 +379,74 @@ pub fn explain(file: &str, node_name_arg: &str) -> Result<Verdict, CliError> {
             }
         );
     }
+    emit(&text);
+    Ok(Verdict::Ok)
+}
+
+/// `dsplay export yaml FILE`: the scenario as a scenario file (with imported nodes, if any).
+pub fn export_yaml(file: &str, nodes: &NodesArg) -> Result<Verdict, CliError> {
+    let s = load_with_nodes(file, nodes)?;
+    emit(&scenario::write::to_yaml(&s));
+    Ok(Verdict::Ok)
+}
+
+/// `dsplay share FILE [--at SECONDS] [--base URL]`
+pub fn share(
+    file: &str,
+    at: Option<f64>,
+    base: &str,
+    nodes: &NodesArg,
+) -> Result<Verdict, CliError> {
+    use scenario::share::{fragment, link_warning, ShareView};
+    let s = load_with_nodes(file, nodes)?;
+    let link = format!("{base}{}", fragment(&s, &ShareView::default(), at));
+    if let Some(w) = link_warning(link.len()) {
+        eprintln!("warning: {file}: {}", w.message(link.len()));
+    }
+    emit(&format!("{link}\n"));
+    Ok(Verdict::Ok)
+}
+
+/// `dsplay share --table [DIR|FILE…]`: a Markdown table of link lengths.
+pub fn share_table(paths: &[String]) -> Result<Verdict, CliError> {
+    use scenario::share::{fragment, ShareView};
+    let mut scenarios = Vec::new();
+    if paths.is_empty() {
+        for p in scenario::presets::ALL {
+            scenarios.push((p.id.to_string(), scenario::parse(p.file, p.text)?));
+        }
+    }
+    for arg in paths {
+        for file in scenario_files(arg)? {
+            let s = load(&file)?;
+            scenarios.push((file, s));
+        }
+    }
+    let mut text =
+        String::from("| scenario | nodes | link (`#s=…`) characters |\n|---|---:|---:|\n");
+    for (name, s) in &scenarios {
+        let len = fragment(s, &ShareView::default(), None).len();
+        let _ = writeln!(text, "| {name} | {} | {len} |", s.node_objects().len());
+    }
+    emit(&text);
+    Ok(Verdict::Ok)
+}
+
+/// `dsplay open LINK`: the link's scenario as a scenario file.
+pub fn open(link: &str) -> Result<Verdict, CliError> {
+    let shared = scenario::share::decode(link)
+        .map_err(|e| CliError::new(format!("cannot open the link: {}", e.message)).hint(e.hint))?;
+    let mut text = String::from("# Opened from a share link");
+    if let Some(t) = shared.t {
+        let _ = write!(text, "; it opens at t={}s", scenario::share::format_time(t));
+    }
+    for (k, v) in [("panel", &shared.view.panel), ("theme", &shared.view.theme)] {
+        if let Some(v) = v {
+            let _ = write!(text, "; {k}: {v}");
+        }
+    }
+    text.push('\n');
+    text.push_str(&scenario::write::to_yaml(&shared.scenario));
     emit(&text);
     Ok(Verdict::Ok)
 }

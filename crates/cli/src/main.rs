@@ -1,6 +1,7 @@
 //! `dsplay`, the native command line of the DaemonSet Playground (DESIGN §4.2): `run` a
 //! scenario's script, `test` its `expect:` lines, `explain` why a node gets a daemon pod or not,
-//! `export kind` it for a real cluster.
+//! `export kind` it for a real cluster (or `export yaml` it, e.g. with a real cluster's nodes
+//! from `--nodes`), `share` it as a link and `open` a link.
 //!
 //! Owns argument parsing, file IO, output formats and exit codes. It knows no controller or
 //! cluster logic of its own: everything it prints comes from `scenario`, `cluster` and
@@ -90,10 +91,22 @@ fn main() -> ExitCode {
             until_settled,
             trace,
             output,
-        } => commands::run(&file, until_settled, trace.as_deref(), output),
-        Command::Test { paths } => commands::test(&paths),
-        Command::Explain { file, node } => commands::explain(&file, &node),
-        Command::ExportKind { file, out } => export_kind::export(&file, out.as_deref()),
+            nodes,
+        } => commands::run(&file, until_settled, trace.as_deref(), output, &nodes),
+        Command::Test { paths, nodes } => commands::test(&paths, &nodes),
+        Command::Explain { file, node, nodes } => commands::explain(&file, &node, &nodes),
+        Command::ExportKind { file, out, nodes } => {
+            export_kind::export(&file, out.as_deref(), &nodes)
+        }
+        Command::ExportYaml { file, nodes } => commands::export_yaml(&file, &nodes),
+        Command::Share {
+            file,
+            at,
+            base,
+            nodes,
+        } => commands::share(&file, at, &base, &nodes),
+        Command::ShareTable { paths } => commands::share_table(&paths),
+        Command::Open { link } => commands::open(&link),
     });
     match result {
         Ok(Verdict::Ok) => ExitCode::SUCCESS,
