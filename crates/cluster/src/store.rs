@@ -103,8 +103,10 @@ fn key_of(meta: &ObjectMeta) -> NsName {
 }
 
 fn in_namespace<T>(map: &BTreeMap<NsName, Arc<T>>, ns: &str) -> Vec<Arc<T>> {
-    map.range((ns.to_string(), String::new())..)
-        .take_while(|((n, _), _)| n == ns)
+    // Every key of namespace `ns` lies in [(ns, ""), (ns + "\0", "")) and no other key does
+    // (a greater namespace is at least `ns + "\0"`), so the keys in between are not compared.
+    let end = (format!("{ns}\0"), String::new());
+    map.range((ns.to_string(), String::new())..end)
         .map(|(_, v)| v.clone())
         .collect()
 }

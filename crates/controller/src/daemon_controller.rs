@@ -78,7 +78,7 @@ pub(crate) struct NodeView {
     pub should: Vec<ShouldRun>,
     /// Node names strictly increase (the lister lists by name): a node-name-sorted map can
     /// then be matched against the node list in one merge pass instead of a search per node.
-    sorted: bool,
+    pub(crate) sorted: bool,
 }
 
 impl NodeView {
@@ -120,6 +120,16 @@ impl NodeView {
             .collect()
     }
 
+    /// Whether every entry of `map` is a listed node's, given `per_node`, its entries per
+    /// node: then, node names being distinct and in order, walking the nodes walks the map.
+    pub(crate) fn lists_every_entry(
+        &self,
+        per_node: &[Vec<Arc<Pod>>],
+        map: &NodeToDaemonPods,
+    ) -> bool {
+        self.sorted && per_node.iter().filter(|v| !v.is_empty()).count() == map.len()
+    }
+
     /// Where the node named `name` is in the list (`None`: not listed, or the names are not
     /// strictly increasing and a name may be listed twice).
     fn position(&self, name: &str) -> Option<usize> {
@@ -138,7 +148,7 @@ impl NodeView {
             .zip(self.should.iter().copied())
     }
 
-    fn name(node: &Node) -> &str {
+    pub(crate) fn name(node: &Node) -> &str {
         node.metadata.name.as_deref().unwrap_or("")
     }
 }
@@ -1094,10 +1104,10 @@ impl DaemonSetsController {
         // R-NODE-1: unscheduled pods targeting nodes that do not exist. (Nothing to do when
         // every entry of the map is a listed node's: distinct names, one entry each. Else the
         // node-name set is built only if some entry holds an unscheduled pod.)
-        let entries_of_listed_nodes = per_node.iter().filter(|v| !v.is_empty()).count();
-        let all_listed = nodes.sorted && entries_of_listed_nodes == map.len();
+        let all_listed = nodes.lists_every_entry(&per_node, &map);
         let mut known: Option<std::collections::HashSet<&str>> = None;
-        for (node, pods) in map.iter().filter(|_| !all_listed) {
+        let entries = if all_listed { None } else { Some(map.iter()) };
+        for (node, pods) in entries.into_iter().flatten() {
             if pods.iter().all(|p| !pod_node_name(p).is_empty()) {
                 continue;
             }

@@ -7,7 +7,9 @@ use k8s_openapi::jiff::Timestamp;
 use std::sync::Arc;
 
 use crate::client::Client;
-use crate::daemon_controller::{DaemonSetsController, NodeView, PerNode, SyncError};
+use crate::daemon_controller::{
+    DaemonSetsController, NodeToDaemonPods, NodeView, PerNode, SyncError,
+};
 use crate::util::{get_template_generation, is_pod_updated, surge_count, unavailable_count};
 
 /// What `findUpdatedPodsOnNode` found on one node.
@@ -53,6 +55,39 @@ fn find_updated_pods_on_node_by<'a>(
     Some(found)
 }
 
+/// One node of the rolling update: its name and its daemon pods.
+type Entry<'m> = (&'m str, &'m [Arc<Pod>]);
+
+/// R-RU-1: the map's entries and an empty one for each desired node without pods, in node-name
+/// order, one per name; and the number of desired nodes.
+fn entries_by_name<'m>(
+    map: &'m NodeToDaemonPods,
+    nodes: &'m NodeView,
+    per_node: &'m [Vec<Arc<Pod>>],
+) -> (Vec<Entry<'m>>, i32) {
+    let mut entries: Vec<Entry> = map
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_slice()))
+        .collect();
+    let mut desired = 0;
+    let mut without_pods = false;
+    for ((node, should), pods) in nodes.iter().zip(PerNode::slices(per_node)) {
+        if should.should_run {
+            desired += 1;
+            if pods.is_none() {
+                without_pods = true;
+                entries.push((NodeView::name(node), &[]));
+            }
+        }
+    }
+    if without_pods {
+        // Stable: a name listed twice keeps its first entry (the map's, if it has one).
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        entries.dedup_by(|later, first| later.0 == first.0);
+    }
+    (entries, desired)
+}
+
 /// R-RU-1..3 `updatedDesiredNodeCounts`: (maxSurge, maxUnavailable, desiredNumberScheduled).
 pub fn updated_desired_node_counts(
     ds: &DaemonSet,
@@ -87,27 +122,28 @@ impl DaemonSetsController {
         let map = self.get_nodes_to_daemon_pods(c, ds, false, now)?;
         // R-RU-1: every desired node gets an entry, empty if it has no pods. Entries are in
         // node-name order (R-SIM-1), one per name.
-        let mut entries: Vec<(&str, &[Arc<Pod>])> = map
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_slice()))
-            .collect();
-        let mut desired = 0;
-        let mut without_pods = false;
         let per_node = self.per_node(ds, nodes, &map, 0);
-        for ((node, should), pods) in nodes.iter().zip(PerNode::slices(&per_node)) {
-            if should.should_run {
-                desired += 1;
-                if pods.is_none() {
-                    without_pods = true;
-                    entries.push((node.metadata.name.as_deref().unwrap_or(""), &[]));
+        let (entries, desired) = if nodes.lists_every_entry(&per_node, &map) {
+            // The map's entries and the desired nodes without one, in node-list order (which
+            // is name order): no merge of names needed.
+            let mut entries = Vec::with_capacity(per_node.len());
+            let mut desired = 0;
+            for ((node, should), pods) in nodes.iter().zip(PerNode::slices(&per_node)) {
+                desired += should.should_run as i32;
+                match pods {
+                    Some(pods) => entries.push((NodeView::name(node), pods)),
+                    None if should.should_run => entries.push((NodeView::name(node), &[])),
+                    None => {}
                 }
             }
-        }
-        if without_pods {
-            // Stable: a name listed twice keeps its first entry (the map's, if it has one).
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            entries.dedup_by(|later, first| later.0 == first.0);
-        }
+            debug_assert!(
+                (&entries, desired) == (&entries_by_name(&map, nodes, &per_node).0, desired),
+                "rolling update entries in node-list order differ from the merged ones"
+            );
+            (entries, desired)
+        } else {
+            entries_by_name(&map, nodes, &per_node)
+        };
         let (max_surge, max_unavailable, desired) = updated_desired_node_counts(ds, desired)?;
         let generation = get_template_generation(ds).unwrap_or(None);
         let mrs = ds.spec.min_ready_seconds.unwrap_or(0);
