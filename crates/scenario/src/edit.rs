@@ -72,3 +72,224 @@ pub fn next_file_name(files: &BTreeMap<String, String>) -> String {
         .find(|name| !files.contains_key(name))
         .unwrap_or_else(|| "edit.yaml".to_string())
 }
+
+/// A change a viewer makes to the cluster with the mouse. [`Edit::commands`] writes the script
+/// commands it stands for (the same a user would type), so it replays like any script line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// `count` new nodes named `<prefix>`, `<prefix>2`, … (the first free names), each with
+    /// these labels (`key=value`) and taints (`key[=value]:Effect`), and optionally a capacity
+    /// (`cpu=4,memory=8Gi,pods=110`).
+    AddNodes {
+        prefix: String,
+        count: usize,
+        labels: Vec<String>,
+        taints: Vec<String>,
+        capacity: Option<String>,
+    },
+    /// The Node object goes away, as when its VM is deleted.
+    RemoveNode {
+        node: String,
+    },
+    /// Sets a label (`value: Some`) or removes it (`None`).
+    Label {
+        node: String,
+        key: String,
+        value: Option<String>,
+    },
+    /// Adds a taint `key[=value]:Effect` (replacing one with the same key and effect), or
+    /// removes it (`remove`).
+    Taint {
+        node: String,
+        taint: String,
+        remove: bool,
+    },
+    Cordon {
+        node: String,
+    },
+    Uncordon {
+        node: String,
+    },
+    /// The kubelet stops posting status (the node goes NotReady, then Unknown).
+    StopKubelet {
+        node: String,
+    },
+    StartKubelet {
+        node: String,
+    },
+    /// The pod's container exits non-zero.
+    FailPod {
+        namespace: String,
+        pod: String,
+    },
+    DeletePod {
+        namespace: String,
+        pod: String,
+    },
+}
+
+/// Most nodes one [`Edit::AddNodes`] adds.
+pub const MAX_ADD_NODES: usize = 1_000;
+
+fn check_word(what: &str, s: &str, ok: impl Fn(char) -> bool, example: &str) -> Result<(), String> {
+    if s.is_empty() {
+        return Err(format!("the {what} is empty\n  hint: e.g. {example}"));
+    }
+    if let Some(c) = s.chars().find(|c| !ok(*c)) {
+        return Err(format!(
+            "the {what} {s:?} contains {c:?}\n  hint: e.g. {example}"
+        ));
+    }
+    Ok(())
+}
+
+fn check_name(what: &str, s: &str) -> Result<(), String> {
+    check_word(
+        what,
+        s,
+        |c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.',
+        "worker3 (lower-case letters, digits, '-' and '.')",
+    )?;
+    if s.len() > 253 {
+        return Err(format!("the {what} is longer than 253 characters"));
+    }
+    Ok(())
+}
+
+fn label_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')
+}
+
+fn check_label(s: &str) -> Result<(), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("label {s:?} has no '='\n  hint: write key=value, e.g. disk=ssd"))?;
+    check_word("label key", k, label_char, "disk or example.com/zone")?;
+    check_word("label value", v, label_char, "ssd").or_else(|e| {
+        if v.is_empty() {
+            Ok(())
+        } else {
+            Err(e)
+        }
+    })
+}
+
+fn check_taint(s: &str) -> Result<(), String> {
+    crate::format::parse_taint(s).map_err(|e| {
+        format!("{e}\n  hint: write key[=value]:Effect, e.g. dedicated=gpu:NoSchedule")
+    })?;
+    check_word(
+        "taint",
+        s,
+        |c| label_char(c) || matches!(c, '=' | ':'),
+        "dedicated=gpu:NoSchedule",
+    )
+}
+
+fn namespaced(namespace: &str) -> Result<String, String> {
+    if namespace.is_empty() || namespace == "default" {
+        Ok(String::new())
+    } else {
+        check_name("namespace", namespace)?;
+        Ok(format!(" -n {namespace}"))
+    }
+}
+
+impl Edit {
+    /// The script commands of this edit, checked (a bad name, label or taint is an error with
+    /// a hint, before anything runs). `existing_nodes` are the nodes there now, so that new
+    /// nodes get free names.
+    pub fn commands(&self, existing_nodes: &[String]) -> Result<Vec<String>, String> {
+        let node_cmd = |node: &str, f: &dyn Fn(&str) -> String| -> Result<Vec<String>, String> {
+            check_name("node name", node)?;
+            Ok(vec![f(node)])
+        };
+        match self {
+            Edit::AddNodes {
+                prefix,
+                count,
+                labels,
+                taints,
+                capacity,
+            } => {
+                check_name("name prefix", prefix)?;
+                if *count == 0 || *count > MAX_ADD_NODES {
+                    return Err(format!(
+                        "add between 1 and {MAX_ADD_NODES} nodes at once (asked for {count})"
+                    ));
+                }
+                for l in labels {
+                    check_label(l)?;
+                }
+                for t in taints {
+                    check_taint(t)?;
+                }
+                let mut flags = String::new();
+                for l in labels {
+                    flags.push_str(&format!(" --label {l}"));
+                }
+                for t in taints {
+                    flags.push_str(&format!(" --taint {t}"));
+                }
+                if let Some(c) = capacity.as_deref().filter(|c| !c.trim().is_empty()) {
+                    check_word(
+                        "capacity",
+                        c,
+                        |ch| label_char(ch) || matches!(ch, '=' | ','),
+                        "cpu=4,memory=8Gi,pods=110",
+                    )?;
+                    flags.push_str(&format!(" --capacity {c}"));
+                }
+                let taken: std::collections::BTreeSet<&str> =
+                    existing_nodes.iter().map(String::as_str).collect();
+                let names = std::iter::once(prefix.clone())
+                    .chain((2..).map(|i| format!("{prefix}{i}")))
+                    .filter(|n| !taken.contains(n.as_str()))
+                    .take(*count);
+                Ok(names.map(|n| format!("node add {n}{flags}")).collect())
+            }
+            Edit::RemoveNode { node } => node_cmd(node, &|n| format!("node remove {n}")),
+            Edit::Label { node, key, value } => {
+                check_word("label key", key, label_char, "disk")?;
+                match value {
+                    Some(v) => {
+                        check_label(&format!("{key}={v}"))?;
+                        node_cmd(node, &|n| {
+                            format!("kubectl label node {n} {key}={v} --overwrite")
+                        })
+                    }
+                    None => node_cmd(node, &|n| format!("kubectl label node {n} {key}-")),
+                }
+            }
+            Edit::Taint {
+                node,
+                taint,
+                remove,
+            } => {
+                check_taint(taint)?;
+                if *remove {
+                    node_cmd(node, &|n| format!("kubectl taint node {n} {taint}-"))
+                } else {
+                    node_cmd(node, &|n| {
+                        format!("kubectl taint node {n} {taint} --overwrite")
+                    })
+                }
+            }
+            Edit::Cordon { node } => node_cmd(node, &|n| format!("kubectl cordon {n}")),
+            Edit::Uncordon { node } => node_cmd(node, &|n| format!("kubectl uncordon {n}")),
+            Edit::StopKubelet { node } => node_cmd(node, &|n| format!("node stop {n}")),
+            Edit::StartKubelet { node } => node_cmd(node, &|n| format!("node start {n}")),
+            Edit::FailPod { namespace, pod } => {
+                check_name("pod name", pod)?;
+                Ok(vec![format!("pod fail {pod}{}", namespaced(namespace)?)])
+            }
+            Edit::DeletePod { namespace, pod } => {
+                check_name("pod name", pod)?;
+                Ok(vec![format!(
+                    "kubectl delete pod {pod}{}",
+                    namespaced(namespace)?
+                )])
+            }
+        }
+    }
+}

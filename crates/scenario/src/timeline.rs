@@ -18,7 +18,7 @@
 use cluster::{Cluster, TraceEntry};
 
 use crate::caption::{caption, Caption};
-use crate::edit::Diagnostic;
+use crate::edit::{Diagnostic, Edit};
 use crate::format::{Scenario, ScenarioError};
 use crate::playback::{CommandError, Playback, Position, Splice};
 use crate::run::Record;
@@ -503,6 +503,25 @@ impl Timeline {
             self.rewrite_future(&s, log_from);
         }
         Ok(record)
+    }
+
+    /// A node or pod edit made with the mouse: its commands ([`Edit::commands`]), injected in
+    /// order. A bad edit is refused before anything runs; if a command fails, the ones before
+    /// it stay (each is a valid edit of its own).
+    pub fn apply_edit(&mut self, edit: &Edit) -> Result<Vec<Record>, CommandError> {
+        let existing: Vec<String> = self
+            .play
+            .session
+            .cluster
+            .nodes()
+            .iter()
+            .filter_map(|n| n.metadata.name.clone())
+            .collect();
+        let commands = edit.commands(&existing).map_err(|e| CommandError {
+            command: format!("{edit:?}"),
+            output: format!("error: {e}\n"),
+        })?;
+        commands.iter().map(|c| self.inject(c)).collect()
     }
 
     /// A manifest from the YAML editor ([`Playback::apply_manifest`]), as an edit now.

@@ -291,3 +291,157 @@ fn event_rows_are_kubectl_get_events_filtered_by_object() {
     assert!(ds.iter().all(|r| r.object == "daemonset/ru1"));
     assert!(event_rows(&p.session.cluster, Some("nothing-like-this")).is_empty());
 }
+
+#[test]
+fn node_edits_become_the_commands_a_user_would_type_and_replay() {
+    use scenario::edit::Edit;
+    let mut tl = Timeline::new(common::parse("f3-taints")).expect("ok");
+    tl.advance_to(12.0, usize::MAX);
+    let add = Edit::AddNodes {
+        prefix: "worker".into(),
+        count: 3,
+        labels: vec!["disk=ssd".into()],
+        taints: vec!["dedicated=gpu:NoSchedule".into()],
+        capacity: Some("cpu=4,memory=8Gi,pods=110".into()),
+    };
+    let names: Vec<String> = tl
+        .cluster()
+        .nodes()
+        .iter()
+        .filter_map(|n| n.metadata.name.clone())
+        .collect();
+    let cmds = add.commands(&names).expect("valid");
+    assert_eq!(cmds.len(), 3);
+    assert!(cmds.iter().all(|c| c.starts_with("node add worker")
+        && c.ends_with(" --label disk=ssd --taint dedicated=gpu:NoSchedule --capacity cpu=4,memory=8Gi,pods=110")));
+    let records = tl.apply_edit(&add).expect("adds");
+    assert_eq!(records.len(), 3);
+    let node = records[0]
+        .command
+        .split_whitespace()
+        .nth(2)
+        .expect("name")
+        .to_string();
+    for e in [
+        Edit::Label {
+            node: node.clone(),
+            key: "zone".into(),
+            value: Some("a".into()),
+        },
+        Edit::Label {
+            node: node.clone(),
+            key: "zone".into(),
+            value: Some("b".into()),
+        },
+        Edit::Label {
+            node: node.clone(),
+            key: "zone".into(),
+            value: None,
+        },
+        Edit::Taint {
+            node: node.clone(),
+            taint: "k=v:NoExecute".into(),
+            remove: false,
+        },
+        Edit::Taint {
+            node: node.clone(),
+            taint: "k=v:NoExecute".into(),
+            remove: true,
+        },
+        Edit::Cordon {
+            node: "worker".into(),
+        },
+        Edit::Uncordon {
+            node: "worker".into(),
+        },
+        Edit::StopKubelet {
+            node: "worker".into(),
+        },
+        Edit::StartKubelet {
+            node: "worker".into(),
+        },
+        Edit::RemoveNode { node: node.clone() },
+    ] {
+        tl.apply_edit(&e)
+            .unwrap_or_else(|err| panic!("{e:?}: {err}"));
+        tl.advance_to(tl.elapsed() + 2.0, usize::MAX);
+    }
+    let pod = tl
+        .cluster()
+        .pods()
+        .iter()
+        .find_map(|p| p.metadata.name.clone())
+        .expect("a pod");
+    tl.apply_edit(&Edit::FailPod {
+        namespace: "default".into(),
+        pod,
+    })
+    .expect("fails a pod");
+    tl.advance_to(tl.elapsed() + 5.0, usize::MAX);
+    let pod = tl
+        .cluster()
+        .pods()
+        .iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .find_map(|p| p.metadata.name.clone())
+        .expect("a pod");
+    tl.apply_edit(&Edit::DeletePod {
+        namespace: String::new(),
+        pod,
+    })
+    .expect("deletes a pod");
+    tl.advance_to(tl.elapsed() + 30.0, usize::MAX);
+    let end = tl.elapsed();
+    let mut fresh = Playback::new(tl.scenario().clone()).expect("ok");
+    fresh.advance_to(end, usize::MAX);
+    assert!(now(&tl) == snapshot(&fresh), "replay of the edits");
+
+    // Bad input is refused with a hint, and nothing runs.
+    let script = tl.scenario().script.clone();
+    for bad in [
+        Edit::AddNodes {
+            prefix: "Worker_".into(),
+            count: 1,
+            labels: vec![],
+            taints: vec![],
+            capacity: None,
+        },
+        Edit::AddNodes {
+            prefix: "w".into(),
+            count: 0,
+            labels: vec![],
+            taints: vec![],
+            capacity: None,
+        },
+        Edit::AddNodes {
+            prefix: "w".into(),
+            count: 1,
+            labels: vec!["nolabel".into()],
+            taints: vec![],
+            capacity: None,
+        },
+        Edit::Taint {
+            node: "worker".into(),
+            taint: "k=v:Sometimes".into(),
+            remove: false,
+        },
+        Edit::Label {
+            node: "worker".into(),
+            key: "a b".into(),
+            value: Some("c".into()),
+        },
+        Edit::Cordon { node: "".into() },
+        Edit::Cordon {
+            node: "ghost".into(),
+        },
+    ] {
+        let e = tl.apply_edit(&bad).expect_err("refused");
+        // Checked input says what to write; kubectl's own errors read as kubectl's.
+        assert!(
+            e.output.starts_with("error: ") || e.output.contains("not found"),
+            "{bad:?}: {}",
+            e.output
+        );
+    }
+    assert_eq!(tl.scenario().script, script);
+}
