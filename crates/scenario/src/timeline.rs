@@ -166,6 +166,16 @@ impl Timeline {
         &self.play.session.cluster
     }
 
+    /// What a frame shows now ([`crate::view::cluster_view`]).
+    pub fn view(&self) -> crate::view::ClusterView {
+        crate::view::cluster_view(&self.play.session.cluster)
+    }
+
+    /// The events panel now, filtered by involved object ([`crate::view::event_rows`]).
+    pub fn event_rows(&self, filter: Option<&str>) -> Vec<crate::view::EventRow> {
+        crate::view::event_rows(&self.play.session.cluster, filter)
+    }
+
     /// The scenario with every edit so far.
     pub fn scenario(&self) -> &Scenario {
         &self.play.scenario

@@ -318,3 +318,37 @@ proptest! {
         prop_assert_eq!(parse_duration(&format_duration(d)), Ok(d));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Whatever a user types into the terminal or the editor: no panic, and a refused edit
+    /// leaves the script and the cluster as they were.
+    #[test]
+    fn any_typed_command_or_manifest_is_safe(
+        words in proptest::collection::vec(
+            prop_oneof![
+                Just("kubectl".to_string()), Just("node".to_string()), Just("pod".to_string()),
+                Just("label".to_string()), Just("taint".to_string()), Just("worker".to_string()),
+                Just("add".to_string()), Just("fail".to_string()), Just("--node".to_string()),
+                Just("k=v:NoExecute".to_string()), Just("delete".to_string()), Just("\"".to_string()),
+                "[ -~]{0,12}",
+            ],
+            0..6,
+        ),
+        yaml in "[ -~\n]{0,200}",
+    ) {
+        let mut live = Playback::new(preset("f1-one-pod-per-node")).expect("starts");
+        live.advance_to(3.0, usize::MAX);
+        let line = words.join(" ");
+        let script = live.scenario.script.clone();
+        let trace = to_json_lines(live.session.cluster.trace());
+        if live.run_command(&line).is_err() {
+            prop_assert_eq!(&live.scenario.script, &script);
+            prop_assert!(to_json_lines(live.session.cluster.trace()) == trace);
+        }
+        let files = live.scenario.files.clone();
+        if live.apply_manifest(&yaml).is_err() {
+            prop_assert_eq!(&live.scenario.files, &files);
+        }
+    }
+}
