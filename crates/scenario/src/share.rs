@@ -161,7 +161,7 @@ impl LinkWarning {
     pub fn message(self, len: usize) -> String {
         match self {
             LinkWarning::Long => format!(
-                "This link is {len} characters long; some chat apps and browsers cut links over {WARN_LENGTH}. \
+                "This link is {len} characters long; some chat apps and browsers cut links over 2,000. \
                  Declaring similar nodes as one pool (`{{pool: worker, count: 50}}`) makes it much shorter."
             ),
             LinkWarning::TooLong => format!(
