@@ -76,6 +76,8 @@ impl SyncError {
 pub(crate) struct NodeView {
     pub nodes: Vec<Arc<Node>>,
     pub should: Vec<ShouldRun>,
+    /// Each node's name, side by side (the per-node passes then read no node object).
+    pub(crate) names: Vec<String>,
     /// Node names strictly increase (the lister lists by name): a node-name-sorted map can
     /// then be matched against the node list in one merge pass instead of a search per node.
     pub(crate) sorted: bool,
@@ -85,12 +87,12 @@ impl NodeView {
     fn new(nodes: Vec<Arc<Node>>, ds: &DaemonSet) -> Self {
         let predicate = DaemonPodPredicate::new(ds);
         let should = nodes.iter().map(|n| predicate.evaluate(n)).collect();
-        let sorted = nodes
-            .windows(2)
-            .all(|w| Self::name(&w[0]) < Self::name(&w[1]));
+        let names: Vec<String> = nodes.iter().map(|n| Self::name(n).to_string()).collect();
+        let sorted = names.windows(2).all(|w| w[0] < w[1]);
         NodeView {
             nodes,
             should,
+            names,
             sorted,
         }
     }
@@ -136,9 +138,7 @@ impl NodeView {
         if !self.sorted {
             return None;
         }
-        self.nodes
-            .binary_search_by(|n| Self::name(n).cmp(name))
-            .ok()
+        self.names.binary_search_by(|n| n.as_str().cmp(name)).ok()
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&Node, ShouldRun)> {
@@ -1084,11 +1084,12 @@ impl DaemonSetsController {
         let facts_key = ds_key(ds);
         let mut facts = self.pod_facts.remove(&facts_key).unwrap_or_default();
         let per_node = self.per_node(ds, nodes, &map, 0);
-        for ((node, should), daemon_pods) in nodes.iter().zip(PerNode::slices(&per_node)) {
+        let named = nodes.names.iter().zip(nodes.should.iter().copied());
+        for ((node_name, should), daemon_pods) in named.zip(PerNode::slices(&per_node)) {
             self.pods_should_be_on_node(
                 c,
                 &mut facts,
-                node,
+                node_name,
                 should,
                 daemon_pods,
                 ds,
@@ -1111,8 +1112,8 @@ impl DaemonSetsController {
             if pods.iter().all(|p| !pod_node_name(p).is_empty()) {
                 continue;
             }
-            let known = known
-                .get_or_insert_with(|| nodes.nodes.iter().map(|n| NodeView::name(n)).collect());
+            let known =
+                known.get_or_insert_with(|| nodes.names.iter().map(String::as_str).collect());
             if known.contains(node.as_str()) {
                 continue;
             }
@@ -1131,7 +1132,7 @@ impl DaemonSetsController {
         &mut self,
         c: &mut C,
         facts: &mut PodFacts,
-        node: &Node,
+        node_name: &str,
         should: ShouldRun,
         daemon_pods: Option<&'m [Arc<Pod>]>,
         ds: &DaemonSet,
@@ -1142,7 +1143,6 @@ impl DaemonSetsController {
         nodes_needing_pods: &mut Vec<String>,
         pods_to_delete: &mut Vec<String>,
     ) {
-        let node_name = NodeView::name(node);
         let exists = daemon_pods.is_some();
         let daemon_pods: &[Arc<Pod>] = daemon_pods.unwrap_or(&[]);
         let ns = ds.metadata.namespace.as_deref().unwrap_or("");
@@ -1157,12 +1157,14 @@ impl DaemonSetsController {
             // R-MAN-3
             running.clear();
             for pod in daemon_pods {
-                if facts.deleting(pod) {
+                let (deleting, phase) = facts.deleting_and_phase(pod);
+                if deleting {
                     continue;
                 }
-                let pod_name = pod.metadata.name.as_deref().unwrap_or("");
-                match facts.phase(pod) {
+                let pod_name = || pod.metadata.name.as_deref().unwrap_or("");
+                match phase {
                     Phase::Failed => {
+                        let pod_name = pod_name();
                         // R-MAN-4
                         let key = failed_pods_backoff_key(ds, node_name);
                         if self
@@ -1187,6 +1189,7 @@ impl DaemonSetsController {
                         pods_to_delete.push(pod_name.to_string());
                     }
                     Phase::Succeeded => {
+                        let pod_name = pod_name();
                         c.record_event(RecordedEvent {
                             namespace: ns.to_string(),
                             daemon_set: ds_name.to_string(),
@@ -1389,13 +1392,15 @@ impl DaemonSetsController {
                 else {
                     continue;
                 };
-                if facts.ready(pod) {
+                let (ready, available, updated) =
+                    facts.ready_available_updated(pod, mrs, now, hash, generation);
+                if ready {
                     s.number_ready += 1;
-                    if facts.available(pod, mrs, now) {
+                    if available {
                         s.number_available += 1;
                     }
                 }
-                if facts.updated(pod, hash, generation) {
+                if updated {
                     s.updated_number_scheduled += 1;
                 }
             } else if pods.is_some() {

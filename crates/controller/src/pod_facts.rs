@@ -79,6 +79,22 @@ struct Entry {
     deleting: bool,
 }
 
+impl Entry {
+    /// `is_pod_available` by the same rules (R-AVL-1), from the remembered readiness.
+    fn available(&self, min_ready_seconds: i32, now: Timestamp) -> bool {
+        if !self.ready {
+            return false;
+        }
+        if min_ready_seconds <= 0 {
+            return true;
+        }
+        match self.ready_since {
+            Some(t) => crate::time::add(t, Duration::from_secs(min_ready_seconds as u64)) <= now,
+            None => false,
+        }
+    }
+}
+
 /// `status.phase` as far as the controller distinguishes it (R-MAN-4/5, `IsPodTerminal`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Phase {
@@ -173,8 +189,8 @@ impl PodFacts {
         self.entries.get_mut(&(pod as *const Pod as usize))
     }
 
-    /// `is_pod_updated(pod, hash, generation)`.
-    pub(crate) fn updated(&mut self, pod: &Pod, hash: &str, generation: Option<i64>) -> bool {
+    /// Updated-ness answers for another (hash, generation) are forgotten.
+    fn check_update_key(&mut self, hash: &str, generation: Option<i64>) {
         if self
             .update_key
             .as_ref()
@@ -183,6 +199,11 @@ impl PodFacts {
             self.entries.values_mut().for_each(|e| e.updated = None);
             self.update_key = Some((hash.to_string(), generation));
         }
+    }
+
+    /// `is_pod_updated(pod, hash, generation)`.
+    pub(crate) fn updated(&mut self, pod: &Pod, hash: &str, generation: Option<i64>) -> bool {
+        self.check_update_key(hash, generation);
         match self.seen(pod) {
             Some(e) => *e
                 .updated
@@ -199,6 +220,40 @@ impl PodFacts {
         }
     }
 
+    /// (`deleting`, `phase`) in one lookup.
+    pub(crate) fn deleting_and_phase(&mut self, pod: &Pod) -> (bool, Phase) {
+        match self.seen(pod) {
+            Some(e) => (e.deleting, e.phase),
+            None => (pod.metadata.deletion_timestamp.is_some(), Phase::of(pod)),
+        }
+    }
+
+    /// (`ready`, `available`, `updated`) in one lookup.
+    pub(crate) fn ready_available_updated(
+        &mut self,
+        pod: &Pod,
+        min_ready_seconds: i32,
+        now: Timestamp,
+        hash: &str,
+        generation: Option<i64>,
+    ) -> (bool, bool, bool) {
+        self.check_update_key(hash, generation);
+        match self.seen(pod) {
+            Some(e) => {
+                let available = e.available(min_ready_seconds, now);
+                let updated = *e
+                    .updated
+                    .get_or_insert_with(|| is_pod_updated(pod, hash, generation));
+                (e.ready, available, updated)
+            }
+            None => (
+                is_pod_ready(pod),
+                is_pod_available(pod, min_ready_seconds, now),
+                is_pod_updated(pod, hash, generation),
+            ),
+        }
+    }
+
     /// Whether the pod has a deletionTimestamp.
     pub(crate) fn deleting(&mut self, pod: &Pod) -> bool {
         match self.seen(pod) {
@@ -207,28 +262,11 @@ impl PodFacts {
         }
     }
 
-    /// `is_pod_ready(pod)`.
-    pub(crate) fn ready(&mut self, pod: &Pod) -> bool {
-        match self.seen(pod) {
-            Some(e) => e.ready,
-            None => is_pod_ready(pod),
-        }
-    }
-
     /// `is_pod_available(pod, min_ready_seconds, now)`, by the same rules.
     pub(crate) fn available(&mut self, pod: &Pod, min_ready_seconds: i32, now: Timestamp) -> bool {
-        let Some(e) = self.seen(pod) else {
-            return is_pod_available(pod, min_ready_seconds, now);
-        };
-        if !e.ready {
-            return false;
-        }
-        if min_ready_seconds <= 0 {
-            return true;
-        }
-        match e.ready_since {
-            Some(t) => crate::time::add(t, Duration::from_secs(min_ready_seconds as u64)) <= now,
-            None => false,
+        match self.seen(pod) {
+            Some(e) => e.available(min_ready_seconds, now),
+            None => is_pod_available(pod, min_ready_seconds, now),
         }
     }
 }

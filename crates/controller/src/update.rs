@@ -71,12 +71,13 @@ fn entries_by_name<'m>(
         .collect();
     let mut desired = 0;
     let mut without_pods = false;
-    for ((node, should), pods) in nodes.iter().zip(PerNode::slices(per_node)) {
+    let named = nodes.names.iter().zip(nodes.should.iter());
+    for ((name, should), pods) in named.zip(PerNode::slices(per_node)) {
         if should.should_run {
             desired += 1;
             if pods.is_none() {
                 without_pods = true;
-                entries.push((NodeView::name(node), &[]));
+                entries.push((name.as_str(), &[]));
             }
         }
     }
@@ -128,11 +129,12 @@ impl DaemonSetsController {
             // is name order): no merge of names needed.
             let mut entries = Vec::with_capacity(per_node.len());
             let mut desired = 0;
-            for ((node, should), pods) in nodes.iter().zip(PerNode::slices(&per_node)) {
+            let named = nodes.names.iter().zip(nodes.should.iter());
+            for ((name, should), pods) in named.zip(PerNode::slices(&per_node)) {
                 desired += should.should_run as i32;
                 match pods {
-                    Some(pods) => entries.push((NodeView::name(node), pods)),
-                    None if should.should_run => entries.push((NodeView::name(node), &[])),
+                    Some(pods) => entries.push((name.as_str(), pods)),
+                    None if should.should_run => entries.push((name.as_str(), &[])),
                     None => {}
                 }
             }
