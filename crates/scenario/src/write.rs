@@ -367,6 +367,60 @@ fn value_text(out: &mut String, s: &str, indent: usize) {
     }
 }
 
+/// Prose (title, description) on one long line: as a folded block (`>-`) broken at spaces,
+/// when that reads back the same (single spaces only, nothing to escape); else as
+/// [`value_text`] writes it.
+fn prose(out: &mut String, s: &str, indent: usize) {
+    const WIDTH: usize = 92;
+    let words: Vec<&str> = s.split(' ').collect();
+    let foldable = s.len() > WIDTH - indent
+        && !s.contains(['\n', '\t'])
+        && !s.chars().any(needs_escape)
+        && words.iter().all(|w| !w.is_empty());
+    if !foldable {
+        value_text(out, s, indent);
+        return;
+    }
+    out.push_str(">-\n");
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && indent + line.len() + 1 + w.len() > WIDTH {
+            let _ = writeln!(out, "{:indent$}{line}", "");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    let _ = writeln!(out, "{:indent$}{line}", "");
+}
+
+/// `key: value` of a node entry (after `lead`): a map or list inline when it fits on a line
+/// of [`LINE`] characters, else one entry per line.
+fn node_field(out: &mut String, lead: &str, key: &str, v: &Value) {
+    const LINE: usize = 100;
+    let inline = flow_value(v);
+    if lead.len() + key.len() + 2 + inline.len() <= LINE {
+        let _ = writeln!(out, "{lead}{key}: {inline}");
+        return;
+    }
+    let _ = writeln!(out, "{lead}{key}:");
+    match v {
+        Value::Object(m) => {
+            for (k, v) in m {
+                let _ = writeln!(out, "      {}: {}", scalar(k, true), flow_value(v));
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                let _ = writeln!(out, "      - {}", flow_value(item));
+            }
+        }
+        _ => {}
+    }
+}
+
 fn flow_map(m: &Map<String, Value>) -> String {
     let items: Vec<String> = m
         .iter()
@@ -413,11 +467,11 @@ pub fn to_yaml(s: &Scenario) -> String {
     let _ = writeln!(y, "scenario: {}", scalar(&s.id, false));
     if s.title != s.id {
         y.push_str("title: ");
-        value_text(&mut y, &s.title, 2);
+        prose(&mut y, &s.title, 2);
     }
     if !s.description.is_empty() {
         y.push_str("description: ");
-        value_text(&mut y, &s.description, 2);
+        prose(&mut y, &s.description, 2);
     }
     if s.seed != 1 {
         let _ = writeln!(y, "seed: {}", s.seed);
@@ -459,7 +513,7 @@ pub fn to_yaml(s: &Scenario) -> String {
                 let Some(v) = m.get(k) else { continue };
                 let lead = if first { "  - " } else { "    " };
                 first = false;
-                let _ = writeln!(y, "{lead}{k}: {}", flow_value(v));
+                node_field(&mut y, lead, k, v);
             }
         }
     }

@@ -207,7 +207,7 @@ fn an_imported_cluster_round_trips_through_yaml_and_a_share_link() {
     let yaml = write::to_yaml(&s);
     assert!(yaml.contains("    unschedulable: true\n"), "{yaml}");
     assert!(
-        yaml.contains("conditions: {DiskPressure: \"False\""),
+        yaml.contains("    conditions:\n      DiskPressure: \"False\"\n"),
         "{yaml}"
     );
     let back = scenario::parse("s.yaml", &yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"));

@@ -37,10 +37,26 @@ pub fn awkward() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Long prose: words with single or double spaces, sometimes a colon or a `#`.
+pub fn prose() -> impl Strategy<Value = String> {
+    vec(
+        prop_oneof![
+            "[a-zA-Z0-9,.()-]{1,12}",
+            Just("note:".to_string()),
+            Just("#tag".to_string()),
+            Just("".to_string()),
+            Just("- item".to_string()),
+        ],
+        8..60,
+    )
+    .prop_map(|w| w.join(" "))
+}
+
 /// Text that may span lines (descriptions, manifests, expected outputs).
 pub fn multiline() -> impl Strategy<Value = String> {
     prop_oneof![
         awkward(),
+        prose(),
         (vec(awkward(), 1..6), 0usize..4).prop_map(|(lines, trailing)| {
             let mut s = lines.join("\n");
             s.push_str(&"\n".repeat(trailing));
@@ -74,7 +90,7 @@ fn label_key() -> impl Strategy<Value = String> {
 }
 
 fn labels() -> impl Strategy<Value = BTreeMap<String, String>> {
-    btree_map(label_key(), awkward(), 0..4)
+    btree_map(label_key(), awkward(), 0..12)
 }
 
 fn quantities() -> impl Strategy<Value = BTreeMap<String, Quantity>> {
@@ -140,7 +156,7 @@ fn node_entry(i: usize) -> impl Strategy<Value = NodeEntry> {
     (
         names,
         labels(),
-        vec(taint(), 0..3),
+        vec(taint(), 0..6),
         quantities(),
         quantities(),
         any::<bool>(),
@@ -205,7 +221,7 @@ fn step() -> impl Strategy<Value = Step> {
 pub fn scenario() -> impl Strategy<Value = Scenario> {
     (
         awkward(),
-        proptest::option::of(multiline()),
+        proptest::option::of(prop_oneof![multiline(), prose()]),
         multiline(),
         prop_oneof![Just(1u64), any::<u64>()],
         timing(),
