@@ -196,9 +196,15 @@ impl Playback {
     }
 
     fn record(&mut self, index: usize, command: String, output: String, ok: bool) {
+        let t = self.elapsed();
+        self.record_at(t, index, command, output, ok);
+    }
+
+    /// Records a line issued at `t` (a wait is logged when it ends, stamped when it began).
+    fn record_at(&mut self, t: f64, index: usize, command: String, output: String, ok: bool) {
         let line = self.scenario.script.get(index).map_or(0, |l| l.line);
         self.log.push(Record {
-            t: self.elapsed(),
+            t,
             command,
             output,
             ok,
@@ -283,12 +289,14 @@ impl Playback {
             .unwrap_or_default();
         match absorb_wait(wait.poll(&self.session), &mut output) {
             Some(ended_ok) => {
-                self.record(index, command, output, ended_ok);
+                let t = self.seconds_at(since.at);
+                self.record_at(t, index, command, output, ended_ok);
                 self.line_done = self.position();
             }
             None if after_event && self.session.cluster.now() > deadline => {
                 output.push_str(TIMED_OUT);
-                self.record(index, command, output, false);
+                let t = self.seconds_at(since.at);
+                self.record_at(t, index, command, output, false);
                 self.line_done = self.position();
             }
             None => {

@@ -352,3 +352,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn playing_live_prints_what_the_batch_run_prints_for_every_preset() {
+    // Each kubectl line runs once (a live playback used to run non-waiting ones twice, so an
+    // apply said "unchanged" and a second taint failed).
+    for (id, file, text) in common::presets() {
+        let s = scenario::parse(file, &text).unwrap_or_else(|e| panic!("{e}"));
+        let batch = scenario::run(&s, false).unwrap_or_else(|e| panic!("{e}"));
+        let mut live = Playback::new(s).expect("starts");
+        let mut t = 0.0;
+        while !live.script_done() && t < 7200.0 {
+            t += 0.5;
+            live.advance_to(t, usize::MAX);
+        }
+        assert_eq!(live.log.len(), batch.records.len(), "{id}");
+        for (a, b) in live.log.iter().zip(&batch.records) {
+            assert_eq!(a.command, b.command, "{id}");
+            assert_eq!(a.output, b.output, "{id}: {}", a.command);
+            assert_eq!(a.ok, b.ok, "{id}: {}", a.command);
+            assert!(
+                (a.t - b.t).abs() < 1e-6,
+                "{id}: {} at {} vs {}",
+                a.command,
+                a.t,
+                b.t
+            );
+        }
+    }
+}
