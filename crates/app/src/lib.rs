@@ -7,7 +7,9 @@ mod chart;
 mod editor;
 mod events;
 mod explain;
+mod files;
 mod nodes;
+mod persist;
 mod sim;
 mod terminal;
 mod transport;
@@ -135,41 +137,133 @@ fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
 
-/// The whole page: the presets menu, then the playground for the chosen preset.
+/// What a playground starts from: a simulation, and where to put the viewer.
+#[derive(Clone)]
+pub struct Start {
+    pub sim: Sim,
+    /// The scenario as it was loaded (edits are measured against it).
+    pub base: scenario::Scenario,
+    /// The preset it came from, if any.
+    pub preset: Option<String>,
+    /// Virtual seconds to open at.
+    pub t: Option<f64>,
+    pub panel: Option<Panel>,
+}
+
+impl Start {
+    pub fn preset(id: &str) -> Result<Start, String> {
+        let sim = Sim::preset(id)?;
+        Ok(Start {
+            base: sim.scenario().clone(),
+            sim,
+            preset: Some(id.to_string()),
+            t: None,
+            panel: None,
+        })
+    }
+
+    pub fn scenario(
+        s: scenario::Scenario,
+        t: Option<f64>,
+        panel: Option<Panel>,
+    ) -> Result<Start, String> {
+        let preset = scenario::presets::get(&s.id).map(|p| p.id.to_string());
+        let sim = Sim::new(s.clone())?;
+        Ok(Start {
+            sim,
+            base: s,
+            preset,
+            t,
+            panel,
+        })
+    }
+
+    fn shared(sh: scenario::share::Shared) -> Result<Start, String> {
+        let panel = sh.view.panel.as_deref().and_then(Panel::from_id);
+        Start::scenario(sh.scenario, sh.t, panel)
+    }
+}
+
+/// The page: a share link, else the autosaved session, else a preset; in embed mode, the
+/// cluster only.
 #[component]
 pub fn App() -> impl IntoView {
-    let preset = RwSignal::new(scenario::presets::default_preset().id.to_string());
-    let theme = RwSignal::new(Theme::System);
-    Effect::new(move |_| theme.get().apply());
-    view! {
-        <div class="app">
-            <header class="top">
-                <h1>"DaemonSet Playground"</h1>
-                <p class="tagline">
-                    "The Kubernetes DaemonSet controller, compiled to WebAssembly, running a virtual cluster."
-                </p>
-                <div class="top-controls">
-                    <label class="preset-menu">"Preset "
-                        <select aria-label="Preset" on:change=move |ev| preset.set(event_target_value(&ev))>
-                            {scenario::presets::ALL.iter().map(|p| {
-                                let title = preset_title(p);
-                                view! { <option value=p.id selected=move || preset.get() == p.id>{title}</option> }
-                            }).collect_view()}
-                        </select>
-                    </label>
-                    <ThemeSwitch theme/>
-                </div>
-            </header>
-            {move || {
-                let id = preset.get();
-                match Sim::preset(&id) {
-                    Ok(sim) => view! { <Playground sim/> }.into_any(),
-                    Err(e) => view! {
-                        <p class="error" role="alert">{format!("The preset {id} could not be loaded: {e}")}</p>
-                    }.into_any(),
+    let opts = persist::page_options();
+    let mut notices = Vec::new();
+    let mut theme0 = opts.theme.clone();
+    let mut first: Option<Start> = None;
+    if let Some(link) = &opts.share {
+        match scenario::share::decode(link) {
+            Ok(sh) => {
+                theme0 = theme0.or(sh.view.theme.clone());
+                match Start::shared(sh) {
+                    Ok(s) => first = Some(s),
+                    Err(e) => notices.push(format!(
+                        "This share link holds a scenario that cannot start: {e}"
+                    )),
                 }
-            }}
-        </div>
+            }
+            Err(e) => notices.push(format!(
+                "This share link cannot be opened: {}\n  hint: {}\nYour own work is untouched.",
+                e.message, e.hint
+            )),
+        }
+    }
+    if first.is_none() && !opts.embed && opts.preset.is_none() {
+        match persist::load_saved() {
+            Some(Ok(sh)) => {
+                theme0 = theme0.or(sh.view.theme.clone());
+                match Start::shared(sh) {
+                    Ok(s) => first = Some(s),
+                    Err(e) => notices.push(format!("Your saved work could not be restored: {e}")),
+                }
+            }
+            Some(Err(msg)) => notices.push(msg),
+            None => {}
+        }
+    }
+    let id = opts
+        .preset
+        .clone()
+        .unwrap_or_else(|| scenario::presets::default_preset().id.to_string());
+    let first = match first {
+        Some(s) => Ok(s),
+        None => Start::preset(&id),
+    };
+    let theme = RwSignal::new(match theme0.as_deref() {
+        Some("light") => Theme::Light,
+        Some("dark") => Theme::Dark,
+        _ => Theme::System,
+    });
+    Effect::new(move |_| theme.get().apply());
+    let notice = RwSignal::new((!notices.is_empty()).then(|| notices.join("\n\n")));
+    match first {
+        Ok(start) => {
+            let start = RwSignal::new_local(start);
+            let opts = StoredValue::new(opts);
+            view! {
+                <div class="app" class:embed=move || opts.with_value(|o| o.embed)>
+                    {move || notice.get().map(|n| view! {
+                        <div class="notice" role="alert" data-testid="notice">
+                            <pre>{n}</pre>
+                            <button on:click=move |_| notice.set(None)>"Dismiss"</button>
+                        </div>
+                    })}
+                    {move || {
+                        let s = start.get();
+                        view! { <Playground start=s restart=start theme opts=opts.get_value()/> }
+                    }}
+                </div>
+            }
+            .into_any()
+        }
+        Err(e) => view! {
+            <main class="app">
+                <h1>"DaemonSet Playground"</h1>
+                <p class="error" role="alert">{format!("The preset {id} could not be loaded: {e}")}</p>
+            </main>
+        }
+        .into_any(),
     }
 }
 
@@ -195,6 +289,10 @@ impl Theme {
             Theme::Light => "light",
             Theme::Dark => "dark",
         }
+    }
+    /// What a share link records (nothing for "system").
+    fn share_id(self) -> Option<String> {
+        (self != Theme::System).then(|| self.id().to_string())
     }
     fn apply(self) {
         if let Some(root) = document().document_element() {
@@ -222,12 +320,29 @@ fn ThemeSwitch(theme: RwSignal<Theme>) -> impl IntoView {
     }
 }
 
-/// A scenario playing: story, transport, counters, the cluster, and the side panels.
+/// A scenario playing: story, transport, counters, the cluster, and the side panels. `restart`
+/// replaces the whole session (another preset, an opened file, imported nodes).
 #[component]
-pub fn Playground(sim: Sim) -> impl IntoView {
+pub fn Playground(
+    start: Start,
+    restart: RwSignal<Start, LocalStorage>,
+    theme: RwSignal<Theme>,
+    opts: persist::PageOptions,
+) -> impl IntoView {
+    let Start {
+        mut sim,
+        base,
+        preset,
+        t,
+        panel,
+    } = start;
+    if let Some(t) = t {
+        sim.seek_forward(t);
+    }
     let title = sim.scenario().title.clone();
     let story = sim.scenario().description.clone();
     let many = sim.view().nodes.len() > COMPACT_ABOVE;
+    let embed = opts.embed;
     let sim = StoredValue::new_local(sim);
     let frame = RwSignal::new(0u64);
     let vm = Memo::new(move |_| {
@@ -238,10 +353,10 @@ pub fn Playground(sim: Sim) -> impl IntoView {
         sim,
         frame,
         vm,
-        playing: RwSignal::new(false),
-        speed: RwSignal::new(1.0),
+        playing: RwSignal::new(opts.autoplay),
+        speed: RwSignal::new(opts.speed.unwrap_or(1.0)),
         selected: RwSignal::new(None),
-        panel: RwSignal::new(Panel::Explain),
+        panel: RwSignal::new(panel.unwrap_or(Panel::Explain)),
         caption: RwSignal::new(
             "Press Play (Space), or Step (→) to move to the next change.".to_string(),
         ),
@@ -249,6 +364,44 @@ pub fn Playground(sim: Sim) -> impl IntoView {
         compact: RwSignal::new(many),
     };
     provide_context(ctx);
+    let base = StoredValue::new_local(base);
+    let edited = move || ctx.read(|s| base.with_value(|b| !s.scenario().same_content(b)));
+    if !embed {
+        // Autosave: on every edit, panel or theme change, and as time moves (rounded to 1 s).
+        let snapshot = Memo::new(move |_| {
+            ctx.read(|s| {
+                (
+                    s.scenario().script.len(),
+                    s.scenario().files.len(),
+                    s.elapsed().floor() as i64,
+                )
+            })
+        });
+        Effect::new(move |_| {
+            snapshot.track();
+            let view = scenario::share::ShareView {
+                panel: Some(ctx.panel.get().id().to_string()),
+                theme: theme.get().share_id(),
+            };
+            ctx.sim
+                .with_value(|s| persist::save(s.scenario(), &view, s.elapsed()));
+        });
+    }
+    let change_preset = move |id: String| {
+        if edited() && !files::confirm("Switch preset and discard your edits to this scenario?") {
+            return false;
+        }
+        match Start::preset(&id) {
+            Ok(s) => {
+                restart.set(s);
+                true
+            }
+            Err(e) => {
+                ctx.caption.set(e);
+                false
+            }
+        }
+    };
 
     let handle = set_interval_with_handle(
         move || {
@@ -287,11 +440,58 @@ pub fn Playground(sim: Sim) -> impl IntoView {
     });
     on_cleanup(move || keys.remove());
 
+    let controls = opts.controls;
+    if embed {
+        let extra = opts.panel.as_deref().and_then(Panel::from_id);
+        return view! {
+            <main class="page embed-page">
+                <header class="embed-head">
+                    <b>{title}</b>
+                    <a href=move || format!("{}{}", persist::base_url(), ctx.read(|s| s.share_fragment(None)))
+                        target="_blank" rel="noopener">"Open in the playground ↗"</a>
+                </header>
+                {controls.then(|| view! { <transport::Transport/> })}
+                <CountersTable/>
+                <nodes::ClusterPane/>
+                {extra.map(|p| view! { <div class="panel embed-panel" data-panel=p.id()>{panel_view(p)}</div> })}
+            </main>
+        }
+        .into_any();
+    }
+    let selected_preset = preset.clone().unwrap_or_default();
     view! {
+        <header class="top">
+            <h1>"DaemonSet Playground"</h1>
+            <p class="tagline">
+                "The Kubernetes DaemonSet controller, compiled to WebAssembly, running a virtual cluster."
+            </p>
+            <div class="top-controls">
+                <label class="preset-menu">"Preset "
+                    <select aria-label="Preset" on:change=move |ev| {
+                        let id = event_target_value(&ev);
+                        if !change_preset(id) {
+                            // Put the menu back on what is shown.
+                            if let Some(sel) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlSelectElement>(t).ok()) {
+                                sel.set_value(&selected_preset);
+                            }
+                        }
+                    }>
+                        {preset.is_none().then(|| view! { <option value="" selected=true>"(your scenario)"</option> })}
+                        {scenario::presets::ALL.iter().map(|p| {
+                            let title = preset_title(p);
+                            let sel = preset.as_deref() == Some(p.id);
+                            view! { <option value=p.id selected=sel>{title}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <ThemeSwitch theme/>
+            </div>
+        </header>
         <main class="page">
             <section class="preset" aria-label="Story">
                 <h2>{title}</h2>
                 <p class="story">{story}</p>
+                <files::Tools restart theme edited=Signal::derive(edited)/>
             </section>
             <transport::Transport/>
             <CountersTable/>
@@ -310,14 +510,7 @@ pub fn Playground(sim: Sim) -> impl IntoView {
                     </div>
                     <div class="panel" id="side-panel" role="tabpanel"
                         data-panel=move || ctx.panel.get().id()>
-                        {move || match ctx.panel.get() {
-                            Panel::Explain => view! { <explain::ExplainPanel/> }.into_any(),
-                            Panel::Yaml => view! { <editor::YamlPanel/> }.into_any(),
-                            Panel::Terminal => view! { <terminal::TerminalPanel/> }.into_any(),
-                            Panel::Events => view! { <events::EventsPanel/> }.into_any(),
-                            Panel::Chart => view! { <chart::ChartPanel/> }.into_any(),
-                            Panel::Script => view! { <ScriptPanel/> }.into_any(),
-                        }}
+                        {move || panel_view(ctx.panel.get())}
                     </div>
                 </aside>
             </div>
@@ -325,6 +518,18 @@ pub fn Playground(sim: Sim) -> impl IntoView {
                 <KeyboardHelp close=move || help.set(false)/>
             </Show>
         </main>
+    }
+    .into_any()
+}
+
+fn panel_view(p: Panel) -> AnyView {
+    match p {
+        Panel::Explain => view! { <explain::ExplainPanel/> }.into_any(),
+        Panel::Yaml => view! { <editor::YamlPanel/> }.into_any(),
+        Panel::Terminal => view! { <terminal::TerminalPanel/> }.into_any(),
+        Panel::Events => view! { <events::EventsPanel/> }.into_any(),
+        Panel::Chart => view! { <chart::ChartPanel/> }.into_any(),
+        Panel::Script => view! { <ScriptPanel/> }.into_any(),
     }
 }
 

@@ -87,6 +87,16 @@ impl Sim {
         self.timeline.reset();
     }
 
+    /// Simulates up to `t` (a shared link's `&t=`; the codec bounds it).
+    pub fn seek_forward(&mut self, t: f64) {
+        self.timeline.seek(t.max(0.0));
+    }
+
+    /// The `s=1.…[&t=…]` fragment of a link to this scenario with every edit.
+    pub fn share_fragment(&self, t: Option<f64>) -> String {
+        scenario::share::fragment(self.scenario(), &scenario::share::ShareView::default(), t)
+    }
+
     /// Runs a terminal line or an edit: read-only commands just run; commands that change the
     /// cluster are recorded in the script at the current time, so the scenario replays them.
     pub fn command(&mut self, line: &str) -> Output {

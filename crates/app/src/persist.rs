@@ -1,0 +1,193 @@
+//! Where a session comes from and where it goes: the page address (`?embed=1&preset=…`,
+//! `#s=1.…&t=…` share links, DESIGN §4.3) and the autosave in localStorage. Encoding and
+//! decoding are the `scenario::share` codec's; this module only reads and writes the browser.
+
+use scenario::share::{self, ShareView, Shared};
+use scenario::Scenario;
+
+/// The localStorage key of the autosave.
+pub const AUTOSAVE_KEY: &str = "dsplay.autosave";
+/// Where a saved state that failed to decode is kept (never deleted).
+pub const BROKEN_KEY_PREFIX: &str = "dsplay.autosave.unreadable.";
+
+/// The options of the page address (`?embed=1&autoplay=1&speed=4&preset=…&panel=…&theme=…&controls=0`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageOptions {
+    pub embed: bool,
+    pub autoplay: bool,
+    pub speed: Option<f64>,
+    pub preset: Option<String>,
+    pub panel: Option<String>,
+    pub theme: Option<String>,
+    pub controls: bool,
+    /// The `#s=` share link, if any (the whole fragment).
+    pub share: Option<String>,
+}
+
+/// Reads `?…` and `#…` of the page address. Unknown or malformed options are ignored (an
+/// embed must never break a docs page); bad share links are reported when opened.
+pub fn page_options() -> PageOptions {
+    let loc = web_sys::window().map(|w| w.location());
+    let search = loc
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .unwrap_or_default();
+    let hash = loc.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
+    parse_options(&search, &hash)
+}
+
+pub fn parse_options(search: &str, hash: &str) -> PageOptions {
+    let mut o = PageOptions {
+        controls: true,
+        ..PageOptions::default()
+    };
+    for pair in search.trim_start_matches('?').split('&') {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let v = decode_component(v);
+        match k {
+            "embed" => o.embed = v != "0",
+            "autoplay" => o.autoplay = v != "0",
+            "speed" => o.speed = v.parse::<f64>().ok().filter(|s| (0.25..=64.0).contains(s)),
+            "preset" => o.preset = Some(v).filter(|p| scenario::presets::get(p).is_some()),
+            "panel" => o.panel = Some(v).filter(|p| crate::Panel::from_id(p).is_some()),
+            "theme" => o.theme = Some(v).filter(|t| t == "light" || t == "dark"),
+            "controls" => o.controls = v != "0",
+            _ => {}
+        }
+    }
+    let hash = hash.trim_start_matches('#');
+    if hash.starts_with("s=") {
+        o.share = Some(hash.to_string());
+    }
+    o
+}
+
+/// `%xx` and `+` of a query value (share payloads are base64url and need none).
+fn decode_component(s: &str) -> String {
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = match bytes.get(i..i + 3) {
+            Some([b'%', h, l]) => hex(*h).zip(hex(*l)).map(|(h, l)| h * 16 + l),
+            _ => None,
+        };
+        match (escaped, bytes[i]) {
+            (Some(b), _) => {
+                out.push(b);
+                i += 3;
+            }
+            (None, b'+') => {
+                out.push(b' ');
+                i += 1;
+            }
+            (None, b) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    // In a sandboxed iframe without allow-same-origin, touching localStorage throws: no storage.
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// What an autosave holds: the scenario with every edit, the view, and the time.
+pub fn save(scenario: &Scenario, view: &ShareView, t: f64) {
+    let Some(st) = storage() else {
+        return;
+    };
+    let fragment = share::fragment(scenario, view, Some(t));
+    let _ = st.set_item(AUTOSAVE_KEY, &fragment);
+}
+
+/// The saved session, if any. One that fails to decode is moved aside (kept under
+/// [`BROKEN_KEY_PREFIX`]`<time>`) and reported; it is never deleted.
+pub fn load_saved() -> Option<Result<Shared, String>> {
+    let st = storage()?;
+    let saved = st.get_item(AUTOSAVE_KEY).ok().flatten()?;
+    match share::decode(&saved) {
+        Ok(s) => Some(Ok(s)),
+        Err(e) => {
+            let key = format!("{BROKEN_KEY_PREFIX}{}", js_sys::Date::now() as u64);
+            let kept = st.set_item(&key, &saved).is_ok();
+            if kept {
+                let _ = st.remove_item(AUTOSAVE_KEY);
+            }
+            Some(Err(format!(
+                "Your saved work could not be restored: {}\n  hint: {}{}",
+                e.message,
+                e.hint,
+                if kept {
+                    format!(" (it is kept in localStorage under “{key}”)")
+                } else {
+                    String::new()
+                }
+            )))
+        }
+    }
+}
+
+/// Puts `fragment` (`#s=…`) in the address bar without a reload or a history entry.
+pub fn replace_address(fragment: &str) {
+    if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment));
+    }
+}
+
+/// The page's address without query or fragment (for links and embed snippets).
+pub fn base_url() -> String {
+    web_sys::window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default()
+}
+
+/// Copies text to the clipboard when the page may (it may not in a sandbox); the caller shows
+/// the text too, so it can be copied by hand.
+pub fn copy_to_clipboard(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_read_and_bad_ones_ignored() {
+        let o = parse_options(
+            "?embed=1&autoplay=1&speed=4&preset=f3-taints&panel=events&theme=dark&controls=0",
+            "",
+        );
+        assert!(o.embed && o.autoplay && !o.controls);
+        assert_eq!(o.speed, Some(4.0));
+        assert_eq!(o.preset.as_deref(), Some("f3-taints"));
+        assert_eq!(o.panel.as_deref(), Some("events"));
+        assert_eq!(o.theme.as_deref(), Some("dark"));
+        let bad = parse_options("?speed=999&preset=nope&panel=x&theme=pink&%zz", "#other");
+        assert_eq!(bad, parse_options("", ""));
+        assert!(bad.controls);
+    }
+
+    #[test]
+    fn query_values_are_unescaped_without_panicking() {
+        assert_eq!(decode_component("a%20b+c"), "a b c");
+        assert_eq!(decode_component("%"), "%");
+        assert_eq!(decode_component("%é1"), "%é1");
+        assert_eq!(decode_component("%4"), "%4");
+    }
+
+    #[test]
+    fn share_fragment_is_kept_whole() {
+        let o = parse_options("", "#s=1.abc&t=12.5");
+        assert_eq!(o.share.as_deref(), Some("s=1.abc&t=12.5"));
+    }
+}
