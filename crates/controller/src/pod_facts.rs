@@ -201,22 +201,30 @@ impl PodFacts {
         }
     }
 
-    /// `is_pod_updated(pod, hash, generation)`.
-    pub(crate) fn updated(&mut self, pod: &Pod, hash: &str, generation: Option<i64>) -> bool {
-        self.check_update_key(hash, generation);
-        match self.seen(pod) {
-            Some(e) => *e
-                .updated
-                .get_or_insert_with(|| is_pod_updated(pod, hash, generation)),
-            None => is_pod_updated(pod, hash, generation),
-        }
-    }
-
     /// The pod's phase.
     pub(crate) fn phase(&mut self, pod: &Pod) -> Phase {
         match self.seen(pod) {
             Some(e) => e.phase,
             None => Phase::of(pod),
+        }
+    }
+
+    /// `None` when the pod has a deletionTimestamp, else `updated`, in one lookup.
+    pub(crate) fn live_updated(
+        &mut self,
+        pod: &Pod,
+        hash: &str,
+        generation: Option<i64>,
+    ) -> Option<bool> {
+        self.check_update_key(hash, generation);
+        match self.seen(pod) {
+            Some(e) if e.deleting => None,
+            Some(e) => Some(
+                *e.updated
+                    .get_or_insert_with(|| is_pod_updated(pod, hash, generation)),
+            ),
+            None => (pod.metadata.deletion_timestamp.is_none())
+                .then(|| is_pod_updated(pod, hash, generation)),
         }
     }
 

@@ -25,24 +25,27 @@ pub fn find_updated_pods_on_node<'a>(
     hash: &str,
     generation: Option<i64>,
 ) -> Option<NodePods<'a>> {
-    find_updated_pods_on_node_by(pods, |pod| is_pod_updated(pod, hash, generation))
+    find_updated_pods_on_node_by(pods, |pod| {
+        (pod.metadata.deletion_timestamp.is_none()).then(|| is_pod_updated(pod, hash, generation))
+    })
 }
 
-/// `find_updated_pods_on_node` with the updated test supplied (the controller answers it from
+/// `find_updated_pods_on_node` with the test supplied: `None` for a pod with a
+/// deletionTimestamp (skipped), else whether it is updated (the controller answers both from
 /// its remembered per-pod facts).
 fn find_updated_pods_on_node_by<'a>(
     pods: &'a [Arc<Pod>],
-    mut updated: impl FnMut(&Arc<Pod>) -> bool,
+    mut live_updated: impl FnMut(&Arc<Pod>) -> Option<bool>,
 ) -> Option<NodePods<'a>> {
     let mut found = NodePods {
         new_pod: None,
         old_pod: None,
     };
     for pod in pods {
-        if pod.metadata.deletion_timestamp.is_some() {
+        let Some(updated) = live_updated(pod) else {
             continue;
-        }
-        let slot = if updated(pod) {
+        };
+        let slot = if updated {
             &mut found.new_pod
         } else {
             &mut found.old_pod
@@ -156,13 +159,14 @@ impl DaemonSetsController {
             .or_default();
         let facts = std::cell::RefCell::new(facts);
         let available = |p: &Pod| facts.borrow_mut().available(p, mrs, now);
-        let updated = |p: &Arc<Pod>| facts.borrow_mut().updated(p, hash, generation);
+        let updated = |p: &Arc<Pod>| facts.borrow_mut().live_updated(p, hash, generation);
 
         if max_surge == 0 {
             // R-RU-6..8
             let mut num_unavailable = 0;
             let mut allowed_replacements: Vec<String> = Vec::new();
-            let mut candidates: Vec<String> = Vec::new();
+            // Only the candidates taken are named (most of them are not, mid-rollout).
+            let mut candidates: Vec<&Pod> = Vec::new();
             for &(_, pods) in &entries {
                 let Some(found) = find_updated_pods_on_node_by(pods, updated) else {
                     num_unavailable += 1;
@@ -183,13 +187,18 @@ impl DaemonSetsController {
                         } else if num_unavailable >= max_unavailable {
                             continue;
                         } else {
-                            candidates.push(old.metadata.name.clone().unwrap_or_default());
+                            candidates.push(old);
                         }
                     }
                 }
             }
             let remaining = (max_unavailable - num_unavailable).clamp(0, candidates.len() as i32);
-            allowed_replacements.extend(candidates.into_iter().take(remaining as usize));
+            allowed_replacements.extend(
+                candidates
+                    .into_iter()
+                    .take(remaining as usize)
+                    .map(|p| p.metadata.name.clone().unwrap_or_default()),
+            );
             return self.sync_nodes(c, ds, &allowed_replacements, &[], hash, now);
         }
 
