@@ -170,6 +170,10 @@ impl Listers for ControllerClient<'_> {
     fn revisions(&self, namespace: &str) -> Vec<Arc<ControllerRevision>> {
         self.cache.revisions(namespace)
     }
+    /// The cache changes its nodes only by applying node watch events.
+    fn nodes_version(&self) -> Option<u64> {
+        Some(self.cache.node_events)
+    }
 }
 
 impl Client for ControllerClient<'_> {

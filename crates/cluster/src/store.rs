@@ -93,6 +93,9 @@ pub struct Objects {
     pub(crate) pods: BTreeMap<NsName, Arc<Pod>>,
     pub(crate) nodes: BTreeMap<NsName, Arc<Node>>,
     pub(crate) revisions: BTreeMap<NsName, Arc<ControllerRevision>>,
+    /// Node watch events applied so far: the informer cache's `nodes_version` (the store
+    /// writes its own tables directly and does not count).
+    pub(crate) node_events: u64,
 }
 
 fn key_of(meta: &ObjectMeta) -> NsName {
@@ -122,7 +125,10 @@ impl Objects {
         match &ev.obj {
             Obj::DaemonSet(o) => upsert(&mut self.daemon_sets, o, deleted),
             Obj::Pod(o) => upsert(&mut self.pods, o, deleted),
-            Obj::Node(o) => upsert(&mut self.nodes, o, deleted),
+            Obj::Node(o) => {
+                self.node_events += 1;
+                upsert(&mut self.nodes, o, deleted)
+            }
             Obj::Revision(o) => upsert(&mut self.revisions, o, deleted),
         }
     }

@@ -83,6 +83,12 @@ pub trait Listers {
     fn pods(&self, namespace: &str) -> Vec<Arc<Pod>>;
     fn pod(&self, namespace: &str, name: &str) -> Option<Arc<Pod>>;
     fn revisions(&self, namespace: &str) -> Vec<Arc<ControllerRevision>>;
+    /// A number that changes whenever a node is added, changed or removed in the cache
+    /// (`None`: the lister cannot tell). Equal numbers mean `nodes()` would list the same
+    /// objects, so a sync can skip listing them.
+    fn nodes_version(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// The API calls the controller makes, plus its event recorder.

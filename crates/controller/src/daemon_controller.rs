@@ -229,9 +229,9 @@ pub struct DaemonSetsController {
     pub(crate) pod_facts: BTreeMap<String, PodFacts>,
     /// Inside `sync_daemon_set`: only then is the pod map memoised.
     syncing: bool,
-    /// Per DaemonSet key: the node view of its last sync and the template it was computed for
-    /// (a cache across syncs; see `node_view`).
-    node_views: BTreeMap<String, (PodTemplateSpec, Arc<NodeView>)>,
+    /// Per DaemonSet key: the node view of its last sync, the template it was computed for and
+    /// the listers' `nodes_version` then (a cache across syncs; see `node_view`).
+    node_views: BTreeMap<String, (PodTemplateSpec, Arc<NodeView>, Option<u64>)>,
     /// Per DaemonSet key and `include_deleted_terminal`: the last pod map and what it was built
     /// from (a cache across syncs; see `get_nodes_to_daemon_pods`).
     maps_across: BTreeMap<(String, bool), MapAcross>,
@@ -410,23 +410,38 @@ impl DaemonSetsController {
     /// template (R-ELG), so when both are the same as last sync (the caches replace a node
     /// object whenever it changes) the previous view is reused instead of evaluating every
     /// node again.
-    fn node_view(&mut self, nodes: Vec<Arc<Node>>, ds: &DaemonSet) -> Arc<NodeView> {
+    /// When the listers tell that no node changed since (`nodes_version`), the nodes are not
+    /// even listed.
+    fn node_view(&mut self, l: &(impl Listers + ?Sized), ds: &DaemonSet) -> Arc<NodeView> {
         let key = ds_key(ds);
-        if let Some((template, view)) = self.node_views.get(&key) {
-            if *template == ds.spec.template
-                && view.nodes.len() == nodes.len()
+        let version = l.nodes_version();
+        let cached = self
+            .node_views
+            .get_mut(&key)
+            .filter(|(template, _, _)| *template == ds.spec.template);
+        if let Some((_, view, seen)) = cached {
+            if version.is_some() && *seen == version {
+                return view.clone();
+            }
+            let nodes = l.nodes();
+            if view.nodes.len() == nodes.len()
                 && view
                     .nodes
                     .iter()
                     .zip(&nodes)
                     .all(|(a, b)| Arc::ptr_eq(a, b))
             {
+                *seen = version;
                 return view.clone();
             }
+            let view = Arc::new(NodeView::new(nodes, ds));
+            self.node_views
+                .insert(key, (ds.spec.template.clone(), view.clone(), version));
+            return view;
         }
-        let view = Arc::new(NodeView::new(nodes, ds));
+        let view = Arc::new(NodeView::new(l.nodes(), ds));
         self.node_views
-            .insert(key, (ds.spec.template.clone(), view.clone()));
+            .insert(key, (ds.spec.template.clone(), view.clone(), version));
         view
     }
 
@@ -699,7 +714,7 @@ impl DaemonSetsController {
             self.maps_across.remove(&(key.to_string(), true));
             return Ok(());
         };
-        let nodes = self.node_view(c.nodes(), &ds);
+        let nodes = self.node_view(c, &ds);
         if selector_is_literally_empty(&ds) {
             c.record_event(RecordedEvent {
                 namespace: ns.to_string(),
