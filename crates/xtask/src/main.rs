@@ -2,6 +2,8 @@
 //!
 //! - `serve`: build the playground and serve it at <http://127.0.0.1:8080>, rebuilding on change;
 //! - `test`: every check CI runs (`.ci/run` is just `cargo xtask test`);
+//! - `size`: build the release bundle and print its files' raw and gzipped sizes against the
+//!   budget (`--check` fails when over it);
 //! - `ensure`: only install or check the tools.
 //!
 //! Both main tasks first install whatever is missing (wasm32 target, trunk, wasm-bindgen-cli,
@@ -11,6 +13,7 @@
 
 mod ensure;
 mod pipeline;
+mod size;
 mod static_server;
 mod util;
 
@@ -32,6 +35,10 @@ usage:
       Run every check CI runs, in order, and print a summary with durations.
       --quick skips the release build and the end-to-end tests.
       --only runs just the named steps.
+  cargo xtask size [--check]
+      Build the release bundle (as `test` does) and print every file the page loads, raw and
+      gzipped, with the gzipped total against the budget of 600 KB.
+      --check fails when the total is over the budget.
   cargo xtask ensure [--browser]
       Only install or check the tools (--browser: Chromium and chromedriver too).
 
@@ -68,6 +75,14 @@ fn dispatch(args: &[String]) -> Result {
         "test" => {
             let options = parse_test_flags(flags)?;
             pipeline::test(&root, &options)
+        }
+        "size" => {
+            let check = match flags {
+                [] => false,
+                [flag] if flag == "--check" => true,
+                _ => return usage_error(flags),
+            };
+            size::size(&root, check)
         }
         "ensure" => {
             let browser = match flags {

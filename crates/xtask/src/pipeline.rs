@@ -5,7 +5,7 @@
 //! end-to-end tests need the release build they test. The native benchmarks are compiled by
 //! clippy but never run here.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -34,6 +34,15 @@ const NONE: Needs = Needs {
     wasm_bindgen: false,
     npm: false,
     browser: false,
+};
+
+/// What `trunk build --release` needs: wasm-opt (npm's binaryen) runs on release builds only.
+pub const RELEASE_BUILD_NEEDS: Needs = Needs {
+    wasm_target: true,
+    trunk: true,
+    wasm_bindgen: true,
+    npm: true,
+    ..NONE
 };
 
 pub const STEPS: &[Step] = &[
@@ -86,13 +95,7 @@ pub const STEPS: &[Step] = &[
         name: "build",
         what: "release build (trunk build --release into dist/)",
         slow: true,
-        needs: Needs {
-            wasm_target: true,
-            trunk: true,
-            wasm_bindgen: true,
-            npm: true,
-            ..NONE
-        },
+        needs: RELEASE_BUILD_NEEDS,
     },
     Step {
         name: "e2e",
@@ -266,15 +269,25 @@ fn run_step(root: &Path, name: &str) -> Result {
             "-p",
             APP_CRATE,
         ])),
-        "build" => run(Command::new("trunk").args(["build", "--release"])),
+        "build" => release_build(),
         "e2e" => e2e(root),
         other => Err(format!("internal: no step {other:?}")),
     }
 }
 
+/// The release build the e2e tests and `cargo xtask size` look at: trunk into [`dist_dir`].
+pub fn release_build() -> Result {
+    run(Command::new("trunk").args(["build", "--release"]))
+}
+
+/// Where trunk writes the site (`dist` in Trunk.toml).
+pub fn dist_dir(root: &Path) -> PathBuf {
+    root.join("dist")
+}
+
 /// Serves `dist/` on a free loopback port and runs `node --test` on `tests/e2e/` against it.
 fn e2e(root: &Path) -> Result {
-    let dist = root.join("dist");
+    let dist = dist_dir(root);
     if !dist.join("index.html").is_file() {
         return Err("dist/index.html is missing: the build step makes it \
                     (`cargo xtask test --only build,e2e`)"
