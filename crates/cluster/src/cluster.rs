@@ -140,6 +140,9 @@ pub struct Cluster {
     taints: TaintEviction,
     podgc: PodGc,
     gc: GarbageCollector,
+    /// The controller forgets its across-sync caches before each sync (see
+    /// [`Cluster::set_controller_caches`]).
+    cold_controller: bool,
 }
 
 /// The scheduling handle over the cluster's clock, timing, RNG and queue (disjoint borrows).
@@ -185,6 +188,7 @@ impl Cluster {
             taints: TaintEviction::default(),
             podgc: PodGc::default(),
             gc: GarbageCollector::default(),
+            cold_controller: false,
         };
         let monitor = period(c.timing.node_monitor_period);
         let gc = period(c.timing.pod_gc_period);
@@ -450,6 +454,12 @@ impl Cluster {
 
     // ----- time -----
 
+    /// With `false`, the controller starts every sync without the caches it keeps across
+    /// syncs (slower, same behaviour: the caches decide nothing). For differential tests.
+    pub fn set_controller_caches(&mut self, on: bool) {
+        self.cold_controller = !on;
+    }
+
     /// Processes the next event; None when nothing is scheduled at all.
     pub fn step(&mut self) -> Option<StepReport> {
         let (t, ev) = self.queue.pop()?;
@@ -536,6 +546,9 @@ impl Cluster {
                     return (Actor::Controller, "stale wakeup".into());
                 }
                 self.worker_at = None;
+                if self.cold_controller {
+                    self.controller.forget_caches();
+                }
                 let mut client = ControllerClient {
                     cache: self.informer.cache(),
                     store: &mut self.store,

@@ -445,6 +445,15 @@ impl DaemonSetsController {
         view
     }
 
+    /// Drops every cache kept across syncs (per-pod facts, node views, pod maps). They
+    /// decide nothing, so a controller that forgets them before each sync behaves the same:
+    /// the differential test of the caches.
+    pub fn forget_caches(&mut self) {
+        self.pod_facts.clear();
+        self.node_views.clear();
+        self.maps_across.clear();
+    }
+
     // ----- event handlers (R-EVT-*) -----
 
     fn enqueue(&mut self, ds: &DaemonSet) {

@@ -1,0 +1,73 @@
+//! The controller's across-sync caches (per-pod facts, node views, pod maps updated
+//! incrementally, per-node views) are caches only: a busy cluster traces byte for byte the same
+//! with them as with a controller that forgets them before every sync.
+
+mod support;
+
+use cluster::{to_json_lines, Cluster};
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use std::collections::BTreeMap;
+use support::*;
+
+/// A pod with the DaemonSet's labels and no owner: the controller adopts it (a claim write).
+fn orphan(name: &str, ds: &str) -> Pod {
+    let mut pod = Busybox::new("orphan").daemon_set().spec.template;
+    let spec = pod.spec.take().unwrap_or_default();
+    Pod {
+        metadata: ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some("default".into()),
+            labels: Some(BTreeMap::from([("app".to_string(), ds.to_string())])),
+            ..Default::default()
+        },
+        spec: Some(spec),
+        status: None,
+    }
+}
+
+/// Rollouts, a stopped and a removed node, a failed pod, an adopted orphan, a released pod,
+/// a taint, new nodes and a second DaemonSet, with or without the caches.
+fn busy(seed: u64, caches: bool) -> Cluster {
+    let mut c = kind_cluster(seed);
+    c.set_controller_caches(caches);
+    for i in 0..6 {
+        c.add_node(node(&format!("extra{i}"), &[], vec![])).unwrap();
+    }
+    c.apply(Busybox::rolling("ru", 2).daemon_set()).unwrap();
+    c.apply(Busybox::new("plain").daemon_set()).unwrap();
+    c.advance(secs(30.0));
+    set_env(&mut c, "ru", "2");
+    c.advance(secs(4.0));
+    c.stop_node("worker3").unwrap();
+    c.apply(orphan("stray", "ru")).unwrap();
+    c.advance(secs(3.0));
+    if let Some(p) = live_pod_on(&c, "extra2") {
+        let name = p.metadata.name.clone().unwrap_or_default();
+        c.fail_pod("default", &name).unwrap();
+    }
+    if let Some(p) = live_pod_on(&c, "extra4") {
+        let mut released = (*p).clone();
+        released.metadata.labels = Some(BTreeMap::from([("app".into(), "elsewhere".into())]));
+        c.apply(released).unwrap();
+    }
+    c.advance(secs(5.0));
+    c.remove_node("worker4").unwrap();
+    set_taints(&mut c, "worker", vec![taint("k42", "x", "NoSchedule")]);
+    c.add_node(node("late", &[], vec![])).unwrap();
+    set_env(&mut c, "ru", "3");
+    c.advance(secs(20.0));
+    c.start_node("worker3").unwrap();
+    c.settle(secs(600.0));
+    c
+}
+
+#[test]
+fn the_controller_caches_change_nothing_in_the_trace() {
+    for seed in [1, 2, 3] {
+        let warm = to_json_lines(busy(seed, true).trace());
+        let cold = to_json_lines(busy(seed, false).trace());
+        assert!(warm.len() > 1000, "seed {seed}: too little happened");
+        assert!(warm == cold, "seed {seed}: the caches changed the trace");
+    }
+}
