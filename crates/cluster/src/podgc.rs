@@ -16,10 +16,16 @@ pub(crate) struct PodGc {
     missing_since: BTreeMap<String, Timestamp>,
 }
 
+/// Nodes with bound pods that are not stored (in name order). Both lists are walked side by
+/// side in name order (a lookup per node allocated its key, once a tick, for every node).
 fn orphan_nodes(store: &Store) -> Vec<String> {
+    let mut stored = store.node_names().peekable();
     store
         .nodes_with_pods()
-        .filter(|n| store.node(n).is_none())
+        .filter(|n| {
+            while stored.next_if(|s| *s < n.as_str()).is_some() {}
+            stored.peek() != Some(&n.as_str())
+        })
         .cloned()
         .collect()
 }

@@ -449,6 +449,14 @@ impl Store {
             .unwrap_or_default()
     }
 
+    /// The stored nodes' names, in order (nodes live under namespace "").
+    pub(crate) fn node_names(&self) -> impl Iterator<Item = &str> {
+        self.objects
+            .nodes
+            .range((String::new(), String::new())..("\0".to_string(), String::new()))
+            .map(|((_, name), _)| name.as_str())
+    }
+
     /// Node names that have bound pods.
     pub(crate) fn nodes_with_pods(&self) -> impl Iterator<Item = &String> {
         self.pods_by_node.keys()
