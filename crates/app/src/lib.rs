@@ -87,14 +87,54 @@ pub(crate) struct Ctx {
     /// The terminal's scrollback: commands typed and commands made by edits.
     pub terminal: RwSignal<Vec<Output>>,
     pub compact: RwSignal<bool>,
+    /// Where and when the session was last saved (None: never save, as in an embed).
+    pub autosave: StoredValue<Option<Autosave>, LocalStorage>,
+}
+
+/// The autosave's state: the theme to record, and what was saved last.
+pub(crate) struct Autosave {
+    theme: RwSignal<Theme>,
+    /// (script lines, files, whole seconds, panel) of the last save.
+    last: Option<(usize, usize, i64, Panel)>,
 }
 
 impl Ctx {
-    /// Changes the simulation and tells every view.
+    /// Changes the simulation and tells every view (and the autosave).
     pub fn mutate<R>(&self, f: impl FnOnce(&mut Sim) -> R) -> Option<R> {
         let r = self.sim.try_update_value(f);
         self.frame.update(|f| *f += 1);
+        self.save_now();
         r
+    }
+
+    /// Saves the session when something worth saving changed since the last save: an edit, the
+    /// panel, or a whole second of virtual time (saving every frame would deflate 20 times a
+    /// second for nothing).
+    pub fn save_now(&self) {
+        let panel = self.panel.get_untracked();
+        let key = self.sim.with_value(|s| {
+            (
+                s.scenario().script.len(),
+                s.scenario().files.len(),
+                s.elapsed().floor() as i64,
+                panel,
+            )
+        });
+        self.autosave.update_value(|a| {
+            let Some(a) = a else {
+                return;
+            };
+            if a.last == Some(key) {
+                return;
+            }
+            a.last = Some(key);
+            let view = scenario::share::ShareView {
+                panel: Some(panel.id().to_string()),
+                theme: a.theme.get_untracked().share_id(),
+            };
+            self.sim
+                .with_value(|s| persist::save(s.scenario(), &view, s.elapsed()));
+        });
     }
 
     /// Reads the simulation, tracking changes.
@@ -362,30 +402,14 @@ pub fn Playground(
         ),
         terminal: RwSignal::new(Vec::new()),
         compact: RwSignal::new(many),
+        autosave: StoredValue::new_local(None),
     };
     provide_context(ctx);
     let base = StoredValue::new_local(base);
     let edited = move || ctx.read(|s| base.with_value(|b| !s.scenario().same_content(b)));
     if !embed {
-        // Autosave: on every edit, panel or theme change, and as time moves (rounded to 1 s).
-        let snapshot = Memo::new(move |_| {
-            ctx.read(|s| {
-                (
-                    s.scenario().script.len(),
-                    s.scenario().files.len(),
-                    s.elapsed().floor() as i64,
-                )
-            })
-        });
-        Effect::new(move |_| {
-            snapshot.track();
-            let view = scenario::share::ShareView {
-                panel: Some(ctx.panel.get().id().to_string()),
-                theme: theme.get().share_id(),
-            };
-            ctx.sim
-                .with_value(|s| persist::save(s.scenario(), &view, s.elapsed()));
-        });
+        ctx.autosave.set_value(Some(Autosave { theme, last: None }));
+        ctx.save_now();
     }
     let change_preset = move |id: String| {
         if edited() && !files::confirm("Switch preset and discard your edits to this scenario?") {
@@ -503,7 +527,7 @@ pub fn Playground(
                             <button role="tab" id=format!("tab-{}", p.id()) data-panel=p.id()
                                 aria-selected=move || (ctx.panel.get() == p).to_string()
                                 aria-controls="side-panel"
-                                on:click=move |_| ctx.panel.set(p)>
+                                on:click=move |_| { ctx.panel.set(p); ctx.save_now(); }>
                                 {p.label()}
                             </button>
                         }).collect_view()}

@@ -2,7 +2,8 @@
 //! with the MIME types a browser insists on (`application/wasm` for streaming compilation).
 //!
 //! It is deliberately dumb: GET and HEAD only, one thread per connection, `Connection: close`,
-//! no caching. It serves what `trunk build --release` wrote and nothing outside that folder.
+//! no caching. It serves what `trunk build --release` wrote and nothing outside that folder, to
+//! any origin (CORS `*`), as a docs site hosting the embeddable playground must.
 
 use std::fs;
 use std::io::{self, BufRead, BufReader, Write};
@@ -126,7 +127,9 @@ impl Response {
     fn write(&self, out: &mut impl Write, head_only: bool) -> io::Result<()> {
         write!(
             out,
-            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+            // Access-Control-Allow-Origin: an embed in `<iframe sandbox="allow-scripts">` has an
+            // opaque origin, so its module script and wasm fetches are cross-origin requests.
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
             self.status,
             self.reason,
             self.content_type,
@@ -235,7 +238,7 @@ mod tests {
         assert!(index.ends_with("<h1>hi</h1>"));
         let wasm = get(&server, "GET", "/app_bg.wasm?v=1");
         assert!(
-            wasm.contains("Content-Type: application/wasm\r\nContent-Length: 8\r\n"),
+            wasm.contains("Content-Type: application/wasm\r\nContent-Length: 8\r\nAccess-Control-Allow-Origin: *\r\n"),
             "{wasm}"
         );
         let css = get(&server, "HEAD", "/assets/a%20b.css");

@@ -1,0 +1,171 @@
+// Issue 5 end to end on the release build: share links replay what their author saw, edits
+// survive a reload, a corrupt link is explained without touching saved work, the demo page's
+// sandboxed embeds work, and a real cluster's nodes import with the right placements.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { BASE_URL, launchBrowser } from './support/browser.mjs';
+
+let browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A fresh browser context (own storage, empty cache) and a page that records problems. */
+async function fresh() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return { context, page, problems };
+}
+
+async function ready(page) {
+  await page.getByRole('button', { name: 'Play' }).waitFor({ timeout: 30_000 });
+}
+
+async function clock(page) {
+  const t = await page.getByTestId('clock').textContent();
+  return Number.parseFloat(t.replace(/[^0-9.]/g, ''));
+}
+
+async function cordon(page, node) {
+  await page.locator(`article.node[data-node="${node}"]`).click();
+  await page.locator('.explain .actions').getByRole('button', { name: 'Cordon' }).click();
+}
+
+async function scriptText(page) {
+  await page.getByRole('tab', { name: 'Script' }).click();
+  return page.locator('.script ol').textContent();
+}
+
+async function counters(page) {
+  return page.locator('tr[data-ds] td[data-col]').allTextContents();
+}
+
+async function playTo(page, t) {
+  await page.getByLabel('Speed').selectOption('8');
+  await page.getByRole('button', { name: 'Play' }).click();
+  while ((await clock(page)) < t) await page.waitForTimeout(50);
+  await page.getByRole('button', { name: 'Pause' }).click();
+}
+
+test('a share link opens the same cluster, DaemonSet, script and time in a fresh browser', async () => {
+  const a = await fresh();
+  await a.page.goto(BASE_URL);
+  await ready(a.page);
+  await cordon(a.page, 'worker3');
+  await playTo(a.page, 8);
+  await a.page.getByRole('button', { name: 'Share link' }).click();
+  const link = await a.page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  await a.page.getByRole('button', { name: 'Copy link' }).click();
+  assert.match(a.page.url(), /#s=1\./, 'Copy link puts the link in the address bar');
+  assert.match(link, /#s=1\.[A-Za-z0-9_-]+&t=\d/);
+  const want = {
+    t: await clock(a.page),
+    nodes: await a.page.locator('article.node').evaluateAll((ns) => ns.map((n) => n.dataset.node)),
+    counters: await counters(a.page),
+    script: await scriptText(a.page),
+  };
+  assert.match(want.script, /kubectl cordon worker3/);
+
+  const b = await fresh();
+  await b.page.goto(link);
+  await ready(b.page);
+  const got = {
+    t: await clock(b.page),
+    nodes: await b.page.locator('article.node').evaluateAll((ns) => ns.map((n) => n.dataset.node)),
+    counters: await counters(b.page),
+    script: await scriptText(b.page),
+  };
+  assert.deepEqual(got, want);
+  assert.ok(await b.page.locator('article.node[data-node="worker3"].cordoned').count(), 'worker3 shows cordoned');
+  assert.deepEqual(a.problems, []);
+  assert.deepEqual(b.problems, []);
+  await a.context.close();
+  await b.context.close();
+});
+
+test('edits survive a reload; a corrupt link shows a message and the saved work survives', async () => {
+  const { context, page, problems } = await fresh();
+  await page.goto(BASE_URL);
+  await ready(page);
+  await cordon(page, 'worker2');
+  await page.waitForTimeout(300);
+  await page.reload();
+  await ready(page);
+  assert.match(await scriptText(page), /kubectl cordon worker2/, 'the edit is back after a reload');
+  assert.ok(await page.locator('article.node[data-node="worker2"].cordoned').count());
+
+  // A link cut short and changed on the way.
+  await page.goto(`${BASE_URL}#s=1.q1YqzUvPLEnVTc7PK0ktLlGyUlAqSSxOzbEtzsjPS8ksqlSq5QIA~~&t=5`);
+  await page.reload();
+  await ready(page);
+  const notice = await page.getByTestId('notice').textContent();
+  assert.match(notice, /share link cannot be opened/i);
+  assert.match(notice, /hint:/);
+  assert.match(notice, /untouched/);
+  assert.match(await scriptText(page), /kubectl cordon worker2/, 'the saved work is what shows');
+  const saved = await page.evaluate(() => localStorage.getItem('dsplay.autosave'));
+  assert.ok(saved && saved.startsWith('#s=1.'), 'the saved work is still in storage');
+  // An unknown format version is named.
+  await page.goto(`${BASE_URL}#s=9.abc`);
+  await page.reload();
+  await ready(page);
+  assert.match(await page.getByTestId('notice').textContent(), /9/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the demo page renders three working embeds in sandboxed iframes', async () => {
+  const { context, page, problems } = await fresh();
+  await page.goto(new URL('public/embed-demo.html', BASE_URL).href);
+  const frames = page.locator('iframe');
+  assert.equal(await frames.count(), 3);
+  for (let i = 0; i < 3; i++) {
+    const el = frames.nth(i);
+    await el.scrollIntoViewIfNeeded();
+    assert.equal(await el.getAttribute('sandbox'), 'allow-scripts');
+    const frame = page.frameLocator('iframe').nth(i);
+    await frame.locator('tr[data-ds]').waitFor({ timeout: 30_000 });
+    await frame.locator('article.node, .tiles button').first().waitFor();
+    // Autoplay: the clock moves.
+    const t0 = await frame.getByTestId('clock').textContent();
+    await page.waitForTimeout(700);
+    assert.notEqual(await frame.getByTestId('clock').textContent(), t0, `embed ${i + 1} plays`);
+  }
+  await page.screenshot({ path: new URL('./screenshots/embed-demo.png', import.meta.url).pathname, fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('importing a recorded `kubectl get nodes -o yaml` places the pods right', async () => {
+  const fixture = await readFile(new URL('../../crates/scenario/tests/fixtures/gke-nodes.yaml', import.meta.url), 'utf8');
+  const { context, page, problems } = await fresh();
+  await page.goto(BASE_URL);
+  await ready(page);
+  await page.getByRole('button', { name: 'Import nodes' }).click();
+  await page.getByLabel('Nodes to import').fill(fixture);
+  const t0 = Date.now();
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.locator('article.node[data-node="gke-prod-gpu-pool-5d19e2b7-w2lf"]').waitFor();
+  console.log(`# import of ${fixture.length} bytes (5 GKE nodes) → first render: ${Date.now() - t0} ms`);
+  await playTo(page, 10);
+  // fluentd tolerates neither the GPU taint nor anything else special: every node but the GPU
+  // one runs it, the cordoned one included (daemon pods tolerate unschedulable).
+  const decisions = await page
+    .locator('article.node')
+    .evaluateAll((ns) => Object.fromEntries(ns.map((n) => [n.dataset.node, n.dataset.decision])));
+  assert.equal(decisions['gke-prod-gpu-pool-5d19e2b7-w2lf'], 'no-pod');
+  for (const n of ['gke-prod-default-pool-8f2a1c3e-x7k2', 'gke-prod-default-pool-8f2a1c3e-q9vd', 'gke-prod-default-pool-2b7e9d41-m4tc']) {
+    assert.equal(decisions[n], 'pod', n);
+    assert.equal(await page.locator(`article.node[data-node="${n}"] li.pod`).count(), 1, `${n} runs a pod`);
+  }
+  assert.equal(await page.locator('article.node[data-node="gke-prod-gpu-pool-5d19e2b7-w2lf"] li.pod').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
