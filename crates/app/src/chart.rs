@@ -75,7 +75,7 @@ pub(crate) fn ChartPanel() -> impl IntoView {
                     if last.is_some() {
                         d.push_str(&format!(" H{:.1}", x(*now)));
                     }
-                    view! { <path class=format!("series {name}") d=d fill="none"/> }
+                    view! { <path class=format!("series s-{name}") d=d fill="none"/> }
                 }).collect_view();
                 let cursor = x(*now);
                 view! {
@@ -92,7 +92,7 @@ pub(crate) fn ChartPanel() -> impl IntoView {
                 }
             })}
             <ul class="legend chart-legend">
-                {SERIES.iter().map(|(n, _)| view! { <li><span class=format!("swatch line {n}")></span>{n.to_uppercase()}</li> }).collect_view()}
+                {SERIES.iter().map(|(n, _)| view! { <li><span class=format!("swatch line s-{n}")></span>{n.to_uppercase()}</li> }).collect_view()}
             </ul>
         </section>
     }
