@@ -174,6 +174,10 @@ impl Listers for ControllerClient<'_> {
     fn nodes_version(&self) -> Option<u64> {
         Some(self.cache.node_events)
     }
+    /// The cache changes its pods only by applying pod watch events.
+    fn pods_version(&self) -> Option<u64> {
+        Some(self.cache.pod_events)
+    }
 }
 
 impl Client for ControllerClient<'_> {

@@ -96,6 +96,8 @@ pub struct Objects {
     /// Node watch events applied so far: the informer cache's `nodes_version` (the store
     /// writes its own tables directly and does not count).
     pub(crate) node_events: u64,
+    /// Pod watch events applied so far: the informer cache's `pods_version`.
+    pub(crate) pod_events: u64,
 }
 
 fn key_of(meta: &ObjectMeta) -> NsName {
@@ -124,7 +126,10 @@ impl Objects {
         let deleted = ev.kind == WatchKind::Deleted;
         match &ev.obj {
             Obj::DaemonSet(o) => upsert(&mut self.daemon_sets, o, deleted),
-            Obj::Pod(o) => upsert(&mut self.pods, o, deleted),
+            Obj::Pod(o) => {
+                self.pod_events += 1;
+                upsert(&mut self.pods, o, deleted)
+            }
             Obj::Node(o) => {
                 self.node_events += 1;
                 upsert(&mut self.nodes, o, deleted)

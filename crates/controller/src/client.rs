@@ -89,6 +89,12 @@ pub trait Listers {
     fn nodes_version(&self) -> Option<u64> {
         None
     }
+    /// The same for pods: a number that changes whenever a pod is added, changed or removed
+    /// in the cache (`None`: unknown). Equal numbers mean `pods(ns)` would list the same
+    /// objects.
+    fn pods_version(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// The API calls the controller makes, plus its event recorder.

@@ -244,6 +244,8 @@ struct MapAcross {
     pods: Vec<Arc<Pod>>,
     /// `pods` strictly increase by (namespace, name), as the cluster's listers list them.
     sorted: bool,
+    /// The listers' `pods_version` when `pods` was listed.
+    version: Option<u64>,
     uid: Option<String>,
     deleting: bool,
     selector: k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
@@ -860,18 +862,14 @@ impl DaemonSetsController {
         }
         let writes_before = self.writes;
         let ns = ds.metadata.namespace.as_deref().unwrap_or("");
-        let mut pods = c.pods(ns);
-        // Across syncs: the claim and the map are functions of the listed pod objects and the
-        // DaemonSet's uid, deletion state and selector, as long as claiming wrote nothing (an
-        // adoption or release would change the pods, and re-checks the DaemonSet live). The
-        // caches replace an object whenever it changes, so the same objects mean the same
-        // pods; in a steady cluster every sync then skips claiming and grouping 5,000 pods.
-        let across_key = (ds_key(ds), include_deleted_terminal);
+        let version = c.pods_version();
+        // No pod changed in the caches since the last map was listed: the same listing, so
+        // the same map (as below), without listing.
         if self.syncing {
             if let Some(across) = self
                 .maps_across
-                .get(&across_key)
-                .filter(|a| a.still_holds(ds, &pods))
+                .get(&across_key_of(ds, include_deleted_terminal))
+                .filter(|a| version.is_some() && a.version == version && a.same_claim_inputs(ds))
             {
                 let map = across.map.clone();
                 self.map_memo[slot] = Some(MapMemo {
@@ -882,9 +880,38 @@ impl DaemonSetsController {
                 });
                 return Ok(map);
             }
-            if let Some(map) =
-                self.update_map_across(c, ds, &across_key, &mut pods, include_deleted_terminal)?
+        }
+        let mut pods = c.pods(ns);
+        // Across syncs: the claim and the map are functions of the listed pod objects and the
+        // DaemonSet's uid, deletion state and selector, as long as claiming wrote nothing (an
+        // adoption or release would change the pods, and re-checks the DaemonSet live). The
+        // caches replace an object whenever it changes, so the same objects mean the same
+        // pods; in a steady cluster every sync then skips claiming and grouping 5,000 pods.
+        let across_key = across_key_of(ds, include_deleted_terminal);
+        if self.syncing {
+            if let Some(across) = self
+                .maps_across
+                .get_mut(&across_key)
+                .filter(|a| a.still_holds(ds, &pods))
             {
+                across.version = version;
+                let map = across.map.clone();
+                self.map_memo[slot] = Some(MapMemo {
+                    writes: self.writes,
+                    claim_wrote: false,
+                    map: map.clone(),
+                    per_node: across.per_node.clone(),
+                });
+                return Ok(map);
+            }
+            if let Some(map) = self.update_map_across(
+                c,
+                ds,
+                &across_key,
+                &mut pods,
+                version,
+                include_deleted_terminal,
+            )? {
                 return Ok(map);
             }
         }
@@ -937,6 +964,7 @@ impl DaemonSetsController {
                     across_key,
                     MapAcross {
                         sorted: pods_sorted(&pods),
+                        version,
                         pods,
                         uid: ds.metadata.uid.clone(),
                         deleting: ds.metadata.deletion_timestamp.is_some(),
@@ -963,6 +991,7 @@ impl DaemonSetsController {
         ds: &DaemonSet,
         across_key: &(String, bool),
         pods: &mut Vec<Arc<Pod>>,
+        version: Option<u64>,
         include_deleted_terminal: bool,
     ) -> Result<Option<Arc<NodeToDaemonPods>>, SyncError> {
         let Some(across) = self
@@ -1025,6 +1054,7 @@ impl DaemonSetsController {
         }
         // The new listing is kept (the old one is dropped by the caller).
         std::mem::swap(&mut across.pods, pods);
+        across.version = version;
         let map = across.map.clone();
         #[cfg(debug_assertions)]
         debug_check_map(ds, &across.pods, &map, facts, include_deleted_terminal);
@@ -1458,6 +1488,11 @@ impl DaemonSetsController {
         }
         Ok(())
     }
+}
+
+/// The key of a DaemonSet's pod map kept across syncs.
+fn across_key_of(ds: &DaemonSet, include_deleted_terminal: bool) -> (String, bool) {
+    (ds_key(ds), include_deleted_terminal)
 }
 
 fn map_context(e: SyncError, ds: &DaemonSet) -> SyncError {
