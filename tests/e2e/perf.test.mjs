@@ -100,3 +100,61 @@ test('frames per second: a 1,000-node cluster', async () => {
   }
   assert.deepEqual(problems, []);
 });
+
+/** `kubectl get nodes -o json` of a managed cluster: `n` nodes with the usual noise. */
+function nodeList(n) {
+  const items = [];
+  for (let i = 0; i < n; i++) {
+    const name = `gke-prod-default-pool-${(0x8f2a1c3e + (i >> 6)).toString(16)}-n${i}`;
+    items.push({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name,
+        uid: `6a1f0c2e-${i.toString(16).padStart(4, '0')}-4d0b-9f5a-1c2d3e4f5a6b`,
+        resourceVersion: String(1_000_000 + i),
+        creationTimestamp: '2026-10-01T08:00:00Z',
+        annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+        labels: {
+          'kubernetes.io/arch': 'amd64',
+          'kubernetes.io/os': 'linux',
+          'kubernetes.io/hostname': name,
+          'node.kubernetes.io/instance-type': 'e2-standard-4',
+          'topology.kubernetes.io/region': 'europe-west1',
+          'topology.kubernetes.io/zone': `europe-west1-${'bcd'[i % 3]}`,
+          'cloud.google.com/gke-nodepool': 'default-pool',
+          'cloud.google.com/gke-os-distribution': 'cos',
+        },
+        managedFields: [
+          { manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: '2026-11-29T08:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:conditions': {}, 'f:images': {} } } },
+        ],
+      },
+      spec: { podCIDR: `10.${i >> 8}.${i & 255}.0/24`, providerID: `gce://prod/europe-west1-b/${name}`, ...(i % 50 === 0 ? { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } : {}) },
+      status: {
+        capacity: { cpu: '4', memory: '16393244Ki', pods: '110', 'ephemeral-storage': '98831908Ki' },
+        allocatable: { cpu: '3920m', memory: '13292572Ki', pods: '110', 'ephemeral-storage': '47060071478' },
+        conditions: [
+          { type: 'MemoryPressure', status: 'False', lastHeartbeatTime: '2026-11-29T08:00:00Z', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
+          { type: 'Ready', status: 'True', lastHeartbeatTime: '2026-11-29T08:00:00Z', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+        ],
+        images: [{ names: ['gke.gcr.io/gke-metrics-agent@sha256:0123456789abcdef'], sizeBytes: 90000000 }],
+        nodeInfo: { kubeletVersion: 'v1.33.5-gke.1000', osImage: 'Container-Optimized OS from Google', containerRuntimeVersion: 'containerd://1.7.27' },
+      },
+    });
+  }
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } }, null, 2);
+}
+
+test('importing 2,000 real nodes in the browser', async () => {
+  const { page, problems } = await openPage(browser);
+  await page.goto(BASE_URL, { waitUntil: 'load' });
+  await page.getByRole('button', { name: 'Play' }).waitFor({ timeout: 30_000 });
+  const json = nodeList(2000);
+  await page.getByRole('button', { name: 'Import nodes' }).click();
+  const t0 = Date.now();
+  await page.getByLabel('Open a nodes file').setInputFiles({ name: 'nodes.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+  await page.locator('.tiles button[data-node$="-n1999"]').waitFor({ timeout: 60_000 });
+  const ms = Date.now() - t0;
+  console.log(`# import of 2,000 nodes (kubectl get nodes -o json, ${(json.length / 1e6).toFixed(1)} MB) → cluster rendered: ${ms} ms`);
+  assert.deepEqual(problems, []);
+});

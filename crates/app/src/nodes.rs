@@ -155,12 +155,18 @@ fn node_body(n: &NodeModel) -> impl IntoView {
         <ul class="pods" aria-label="pods">
             {n.pods.iter().map(pod_chip).collect_view()}
         </ul>
+        {(!n.labels.is_empty()).then(|| view! {
+            <ul class="labels" aria-label="labels">
+                {n.labels.iter().map(|l| view! { <li><code>{l.clone()}</code></li> }).collect_view()}
+            </ul>
+        })}
         {(!n.taints.is_empty()).then(|| view! {
             <ul class="taints" aria-label="taints">
                 {n.taints.iter().map(|t| view! { <li><code>{t.clone()}</code></li> }).collect_view()}
             </ul>
         })}
         {verdict.map(|e| view! { <p class="summary">{e.summary.clone()}</p> })}
+        <p class="capacity" aria-label="allocatable">{n.capacity.clone()}</p>
     }
 }
 

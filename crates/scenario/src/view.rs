@@ -96,6 +96,8 @@ pub struct NodeCard {
     pub status: String,
     pub labels: Vec<String>,
     pub taints: Vec<String>,
+    /// Allocatable cpu, memory and pods, as `cpu 4 · memory 16Gi · pods 110`.
+    pub capacity: String,
     pub pods: Vec<PodChip>,
     /// The controller's verdict for each DaemonSet.
     pub verdicts: Vec<(String, NodeExplanation)>,
@@ -217,6 +219,18 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
                 .flatten()
                 .map(describe_taint)
                 .collect(),
+            capacity: n
+                .status
+                .as_ref()
+                .and_then(|s| s.allocatable.as_ref().or(s.capacity.as_ref()))
+                .map(|r| {
+                    ["cpu", "memory", "pods"]
+                        .iter()
+                        .filter_map(|k| r.get(*k).map(|q| format!("{k} {}", q.0)))
+                        .collect::<Vec<_>>()
+                        .join(" · ")
+                })
+                .unwrap_or_default(),
             pods: Vec::new(),
             in_wave: false,
             verdicts: predicates
