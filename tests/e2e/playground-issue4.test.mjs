@@ -204,7 +204,9 @@ test('a screenshot of every preset at a telling moment', async () => {
     const t = MOMENTS[id];
     const reached = await playUntil(page, 16, async () => (await clock(page)) >= t, 60_000);
     assert.ok(reached, `${id} reaches t=${t}s`);
-    await page.screenshot({ path: new URL(`preset-${id}.png`, shots).pathname });
+    // The chart tells the story so far; the whole page shows every node.
+    await page.getByRole('tab', { name: 'Chart' }).click();
+    await page.screenshot({ path: new URL(`preset-${id}.png`, shots).pathname, fullPage: true });
     assert.deepEqual(problems, [], id);
     await page.close();
   }
