@@ -155,6 +155,8 @@ test('importing 2,000 real nodes in the browser', async () => {
   await page.getByLabel('Open a nodes file').setInputFiles({ name: 'nodes.json', mimeType: 'application/json', buffer: Buffer.from(json) });
   await page.locator('.tiles button[data-node$="-n1999"]').waitFor({ timeout: 60_000 });
   const ms = Date.now() - t0;
-  console.log(`# import of 2,000 nodes (kubectl get nodes -o json, ${(json.length / 1e6).toFixed(1)} MB) → cluster rendered: ${ms} ms`);
+  const caption = await page.getByTestId('caption').textContent();
+  console.log(`# import of 2,000 nodes (kubectl get nodes -o json, ${(json.length / 1e6).toFixed(1)} MB) → cluster rendered: ${ms} ms; the app says: ${caption}`);
+  assert.match(caption, /imported 2000 nodes/);
   assert.deepEqual(problems, []);
 });

@@ -267,19 +267,25 @@ fn ImportDialog(restart: RwSignal<Start, LocalStorage>) -> impl IntoView {
         } else {
             scenario::import::Merge::Add
         };
-        let outcome = scenario::import::import_nodes(&name, &input)
-            .and_then(|nodes| {
-                let n = nodes.iter().map(|e| e.names.len()).sum::<usize>();
-                scenario::import::merge_nodes(&mut sc, nodes, how, &name).map(|_| n)
-            })
+        let clock = web_sys::window().and_then(|w| w.performance());
+        let now = move || clock.as_ref().map_or(0.0, |p| p.now());
+        let t0 = now();
+        let imported = scenario::import::import_nodes(&name, &input).and_then(|nodes| {
+            let n = nodes.iter().map(|e| e.names.len()).sum::<usize>();
+            scenario::import::merge_nodes(&mut sc, nodes, how, &name).map(|_| n)
+        });
+        let import_ms = now() - t0;
+        let outcome = imported
             .map_err(|e| e.to_string())
             .and_then(|n| Start::scenario(sc, None, None).map(|s| (n, s)));
         match outcome {
-            Ok((n, s)) => {
-                result.set(Some((
-                    true,
-                    format!("imported {n} nodes; the scenario starts again with them"),
-                )));
+            Ok((n, mut s)) => {
+                // The caption of the restarted playground says what happened (this dialog
+                // goes with the old one).
+                s.note = Some(format!(
+                    "imported {n} nodes from {name} in {import_ms:.0} ms; the scenario started again with them in {:.0} ms more",
+                    now() - t0 - import_ms
+                ));
                 restart.set(s);
             }
             Err(e) => result.set(Some((false, e))),

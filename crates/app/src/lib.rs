@@ -188,6 +188,8 @@ pub struct Start {
     /// Virtual seconds to open at.
     pub t: Option<f64>,
     pub panel: Option<Panel>,
+    /// What the caption says first (e.g. what an import did).
+    pub note: Option<String>,
 }
 
 impl Start {
@@ -199,6 +201,7 @@ impl Start {
             preset: Some(id.to_string()),
             t: None,
             panel: None,
+            note: None,
         })
     }
 
@@ -215,6 +218,7 @@ impl Start {
             preset,
             t,
             panel,
+            note: None,
         })
     }
 
@@ -375,6 +379,7 @@ pub fn Playground(
         preset,
         t,
         panel,
+        note,
     } = start;
     if let Some(t) = t {
         sim.seek_forward(t);
@@ -397,9 +402,9 @@ pub fn Playground(
         speed: RwSignal::new(opts.speed.unwrap_or(1.0)),
         selected: RwSignal::new(None),
         panel: RwSignal::new(panel.unwrap_or(Panel::Explain)),
-        caption: RwSignal::new(
-            "Press Play (Space), or Step (→) to move to the next change.".to_string(),
-        ),
+        caption: RwSignal::new(note.unwrap_or_else(|| {
+            "Press Play (Space), or Step (→) to move to the next change.".to_string()
+        })),
         terminal: RwSignal::new(Vec::new()),
         compact: RwSignal::new(many),
         autosave: StoredValue::new_local(None),

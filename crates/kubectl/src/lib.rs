@@ -29,8 +29,8 @@ pub use api::{Api, ApiError, ApplyMode, ApplyOutcome, Cascade};
 pub use get::{event_row, node_status, pod_summary, PodSummary};
 pub use parse::{parse, split_words, Command, ParseError, Verb};
 pub use resource::Resource;
-pub use table::age;
 pub use rollout::{Wait, WaitState};
+pub use table::age;
 
 /// What a command printed, and how it ended.
 #[derive(Debug, Clone, Default, PartialEq)]

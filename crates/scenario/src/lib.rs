@@ -14,8 +14,8 @@ pub mod playback;
 pub mod presets;
 pub mod run;
 pub mod session;
-pub mod timeline;
 pub mod share;
+pub mod timeline;
 pub mod view;
 pub mod write;
 
