@@ -95,10 +95,12 @@ test('edits survive a reload; a corrupt link shows a message and the saved work 
   await page.goto(BASE_URL);
   await ready(page);
   await cordon(page, 'worker2');
+  await page.getByLabel('Theme').selectOption('dark');
   await page.waitForTimeout(300);
   await page.reload();
   await ready(page);
   assert.match(await scriptText(page), /kubectl cordon worker2/, 'the edit is back after a reload');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark', 'so is the theme');
   assert.ok(await page.locator('article.node[data-node="worker2"].cordoned').count());
 
   // A link cut short and changed on the way.

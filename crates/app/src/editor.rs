@@ -89,6 +89,7 @@ pub(crate) fn YamlPanel() -> impl IntoView {
                     disabled=move || diags.with(|d| !d.is_empty())>"Apply"</button>
             </div>
             <CodeEditor text diags/>
+            <p class="muted small" id="editor-keys">"Tab indents; Esc leaves the editor."</p>
             <ul class="diagnostics" aria-label="Problems" data-testid="diagnostics">
                 {move || diags.get().into_iter().map(|d| view! {
                     <li class="diag" role="alert">
@@ -148,16 +149,23 @@ fn CodeEditor(text: RwSignal<String>, diags: Memo<Vec<Diag>>) -> impl IntoView {
                         }).collect_view())
                     }}
                 </pre>
-                <textarea aria-label="DaemonSet manifest (YAML)" spellcheck="false" autocomplete="off"
+                <textarea aria-label="DaemonSet manifest (YAML)"
+                    aria-describedby="editor-keys" spellcheck="false" autocomplete="off"
                     wrap="off"
                     prop:value=move || text.get()
                     on:input=move |ev| text.set(event_target_value(&ev))
                     on:scroll=sync_scroll
                     on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                        // Tab inserts two spaces (YAML forbids tabs); Escape leaves the editor.
+                        // Tab inserts two spaces (YAML forbids tabs); Escape leaves the editor, so
+                        // Tab moves on from there (no keyboard trap).
                         if ev.key() == "Tab" && !ev.shift_key() {
                             ev.prevent_default();
                             insert_at_cursor(&ev, "  ", text);
+                        } else if ev.key() == "Escape" {
+                            use wasm_bindgen::JsCast;
+                            if let Some(ta) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+                                let _ = ta.blur();
+                            }
                         }
                     }></textarea>
             </div>

@@ -95,7 +95,7 @@ pub(crate) struct Ctx {
 pub(crate) struct Autosave {
     theme: RwSignal<Theme>,
     /// (script lines, files, whole seconds, panel) of the last save.
-    last: Option<(usize, usize, i64, Panel)>,
+    last: Option<(usize, usize, i64, Panel, Theme)>,
 }
 
 impl Ctx {
@@ -112,18 +112,22 @@ impl Ctx {
     /// second for nothing).
     pub fn save_now(&self) {
         let panel = self.panel.get_untracked();
-        let key = self.sim.with_value(|s| {
-            (
-                s.scenario().script.len(),
-                s.scenario().files.len(),
-                s.elapsed().floor() as i64,
-                panel,
-            )
-        });
+        let key = |theme| {
+            self.sim.with_value(|s| {
+                (
+                    s.scenario().script.len(),
+                    s.scenario().files.len(),
+                    s.elapsed().floor() as i64,
+                    panel,
+                    theme,
+                )
+            })
+        };
         self.autosave.update_value(|a| {
             let Some(a) = a else {
                 return;
             };
+            let key = key(a.theme.get_untracked());
             if a.last == Some(key) {
                 return;
             }
@@ -347,6 +351,8 @@ impl Theme {
 
 #[component]
 fn ThemeSwitch(theme: RwSignal<Theme>) -> impl IntoView {
+    // Read at creation: an event handler runs outside the component's owner.
+    let ctx = use_context::<Ctx>();
     view! {
         <label class="theme">"Theme "
             <select aria-label="Theme" on:change=move |ev| {
@@ -354,7 +360,10 @@ fn ThemeSwitch(theme: RwSignal<Theme>) -> impl IntoView {
                     "light" => Theme::Light,
                     "dark" => Theme::Dark,
                     _ => Theme::System,
-                })
+                });
+                if let Some(ctx) = ctx {
+                    ctx.save_now();
+                }
             }>
                 {[Theme::System, Theme::Light, Theme::Dark].into_iter().map(|t| view! {
                     <option value=t.id() selected=move || theme.get() == t>{t.id()}</option>
