@@ -2,9 +2,10 @@
 //! its pods with their YAML as a real cluster shows it, and the edits a user can make to it.
 //! Every edit is a command (so it lands in the script and replays).
 
-use crate::{Ctx, Output};
+use crate::Ctx;
 use controller::predicates::NodeExplanation;
 use leptos::prelude::*;
+use scenario::edit::Edit;
 use scenario::view::NodeCard as NodeModel;
 
 #[component]
@@ -49,8 +50,9 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
             })
             .unwrap_or_default()
     });
-    let run = move |cmd: String| {
-        ctx.command(&cmd);
+    // Errors of these buttons show in the caption and the terminal.
+    let run = move |edit: Edit| {
+        let _ = ctx.edit(&edit);
     };
     let n1 = name.clone();
     let n2 = name.clone();
@@ -65,27 +67,33 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
             <dt>"labels"</dt>
             <dd><ul class="labels">{node.labels.is_empty().then(|| view! { <li class="muted">"none"</li> })}{node.labels.iter().map(|l| {
                 let key = l.split('=').next().unwrap_or_default().to_string();
-                let cmd = format!("kubectl label node {} {key}-", node.name);
+                let edit = Edit::Label { node: node.name.clone(), key: key.clone(), value: None };
                 view! { <li><code>{l.clone()}</code>
                     <button class="x" aria-label=format!("remove label {key}") title="remove label"
-                        on:click=move |_| run(cmd.clone())>"×"</button></li> }
+                        on:click=move |_| run(edit.clone())>"×"</button></li> }
             }).collect_view()}</ul></dd>
             <dt>"taints"</dt>
             <dd><ul class="taints">{node.taints.iter().map(|t| {
-                let cmd = format!("kubectl taint node {} {}-", node.name, taint_key_effect(t));
+                let edit = Edit::Taint { node: node.name.clone(), taint: t.clone(), remove: true };
                 view! { <li><code>{t.clone()}</code>
                     <button class="x" aria-label=format!("remove taint {t}") title="remove taint"
-                        on:click=move |_| run(cmd.clone())>"×"</button></li> }
+                        on:click=move |_| run(edit.clone())>"×"</button></li> }
             }).collect_view()}
             {node.taints.is_empty().then(|| view! { <li class="muted">"none"</li> })}</ul></dd>
             <dt>"capacity"</dt><dd>{capacity}</dd>
         </dl>
         <div class="actions" role="group" aria-label="Edit this node">
-            <button on:click=move |_| run(format!("kubectl {} {n1}", if cordoned { "uncordon" } else { "cordon" }))>
-                {if cordoned { "Uncordon" } else { "Cordon" }}</button>
-            <button on:click=move |_| run(format!("node {} {n2}", if kubelet_running { "stop" } else { "start" }))>
-                {if kubelet_running { "Stop kubelet" } else { "Start kubelet" }}</button>
-            <button class="danger" on:click=move |_| run(format!("node remove {n3}"))>"Remove node"</button>
+            <button on:click=move |_| run(if cordoned {
+                Edit::Uncordon { node: n1.clone() }
+            } else {
+                Edit::Cordon { node: n1.clone() }
+            })>{if cordoned { "Uncordon" } else { "Cordon" }}</button>
+            <button on:click=move |_| run(if kubelet_running {
+                Edit::StopKubelet { node: n2.clone() }
+            } else {
+                Edit::StartKubelet { node: n2.clone() }
+            })>{if kubelet_running { "Stop kubelet" } else { "Start kubelet" }}</button>
+            <button class="danger" on:click=move |_| run(Edit::RemoveNode { node: n3.clone() })>"Remove node"</button>
         </div>
         <AddTaintOrLabel node=name.clone()/>
         {node.verdicts.iter().map(|(ds, e)| verdict(ds, e)).collect_view()}
@@ -95,8 +103,8 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
             {node.pods.iter().map(|p| {
                 let ns = p.namespace.clone();
                 let pname = p.name.clone();
-                let fail = format!("pod fail {pname}");
-                let delete = format!("kubectl delete pod {pname} -n {ns}");
+                let fail = Edit::FailPod { namespace: ns.clone(), pod: pname.clone() };
+                let delete = Edit::DeletePod { namespace: ns.clone(), pod: pname.clone() };
                 let yaml_cmd = format!("kubectl get pod {pname} -n {ns} -o yaml");
                 let yaml = ctx.query(&yaml_cmd);
                 view! {
@@ -112,17 +120,6 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
                 }
             }).collect_view()}
         </ul>
-    }
-}
-
-/// `key=value:Effect` → `key:Effect` (what `kubectl taint … key:Effect-` removes).
-fn taint_key_effect(t: &str) -> String {
-    let (kv, effect) = t.rsplit_once(':').unwrap_or((t, ""));
-    let key = kv.split('=').next().unwrap_or(kv);
-    if effect.is_empty() {
-        key.to_string()
-    } else {
-        format!("{key}:{effect}")
     }
 }
 
@@ -166,7 +163,7 @@ fn AddTaintOrLabel(node: String) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let taint = RwSignal::new(String::new());
     let label = RwSignal::new(String::new());
-    let result = RwSignal::new(None::<Output>);
+    let error = RwSignal::new(None::<String>);
     let n1 = node.clone();
     let n2 = node;
     view! {
@@ -174,9 +171,11 @@ fn AddTaintOrLabel(node: String) -> impl IntoView {
             ev.prevent_default();
             let t = taint.get();
             if t.trim().is_empty() { return; }
-            let out = ctx.command(&format!("kubectl taint node {n1} {}", t.trim()));
-            if out.ok { taint.set(String::new()); }
-            result.set(Some(out));
+            let edit = Edit::Taint { node: n1.clone(), taint: t.trim().to_string(), remove: false };
+            match ctx.edit(&edit) {
+                Ok(()) => { taint.set(String::new()); error.set(None); }
+                Err(e) => error.set(Some(e)),
+            }
         }>
             <input aria-label="Taint" placeholder="key=value:NoExecute" prop:value=move || taint.get()
                 on:input=move |ev| taint.set(event_target_value(&ev))/>
@@ -186,16 +185,22 @@ fn AddTaintOrLabel(node: String) -> impl IntoView {
             ev.prevent_default();
             let l = label.get();
             if l.trim().is_empty() { return; }
-            let out = ctx.command(&format!("kubectl label node {n2} {} --overwrite", l.trim()));
-            if out.ok { label.set(String::new()); }
-            result.set(Some(out));
+            let Some((key, value)) = l.trim().split_once('=') else {
+                error.set(Some(format!("label {:?} has no '='\n  hint: write key=value, e.g. disk=ssd", l.trim())));
+                return;
+            };
+            let edit = Edit::Label { node: n2.clone(), key: key.to_string(), value: Some(value.to_string()) };
+            match ctx.edit(&edit) {
+                Ok(()) => { label.set(String::new()); error.set(None); }
+                Err(e) => error.set(Some(e)),
+            }
         }>
             <input aria-label="Label" placeholder="disk=ssd" prop:value=move || label.get()
                 on:input=move |ev| label.set(event_target_value(&ev))/>
             <button type="submit">"Add label"</button>
         </form>
-        {move || result.get().filter(|o| !o.ok).map(|o| view! {
-            <pre class="error" role="alert">{o.text}</pre>
+        {move || error.get().map(|e| view! {
+            <pre class="error" role="alert">{e}</pre>
         })}
     }
 }

@@ -162,18 +162,47 @@ impl Ctx {
     /// Runs a command as the user's edit or terminal line: it shows in the terminal, and if it
     /// changes the cluster it becomes part of the scenario's script.
     pub fn command(&self, line: &str) -> Output {
-        let out = self.mutate(|s| s.command(line)).unwrap_or_else(|| Output {
-            command: line.to_string(),
-            text: "the simulation is gone (page unloading)".into(),
-            ok: false,
-        });
+        let out = self
+            .mutate(|s| s.command(line))
+            .unwrap_or_else(|| gone(line));
+        self.show(&out);
+        out
+    }
+
+    /// Makes a node or pod edit (see [`Sim::edit`]); every command it ran shows in the
+    /// terminal. The error is the text to show beside the control that asked.
+    pub fn edit(&self, edit: &scenario::edit::Edit) -> Result<(), String> {
+        let outs = self
+            .mutate(|s| s.edit(edit))
+            .unwrap_or_else(|| Err(gone("edit")));
+        match outs {
+            Ok(outs) => {
+                outs.iter().for_each(|o| self.show(o));
+                Ok(())
+            }
+            Err(o) => {
+                self.show(&o);
+                Err(o.text)
+            }
+        }
+    }
+
+    /// A command's output in the caption (its first line on failure) and the terminal.
+    fn show(&self, out: &Output) {
         self.caption.set(if out.ok {
             format!("$ {}", out.command)
         } else {
             format!("$ {} — {}", out.command, first_line(&out.text))
         });
         self.terminal.update(|t| t.push(out.clone()));
-        out
+    }
+}
+
+fn gone(command: &str) -> Output {
+    Output {
+        command: command.to_string(),
+        text: "the simulation is gone (page unloading)".into(),
+        ok: false,
     }
 }
 

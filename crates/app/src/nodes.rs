@@ -4,6 +4,7 @@
 use crate::{Ctx, Panel};
 use controller::predicates::NodeExplanation;
 use leptos::prelude::*;
+use scenario::edit::Edit;
 use scenario::view::{NodeCard as NodeModel, PodChip};
 use std::collections::HashMap;
 
@@ -282,24 +283,29 @@ fn AddNodes(close: impl Fn() + Copy + 'static) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let existing: Vec<String> = ctx
-            .vm
-            .with(|v| v.nodes.iter().map(|n| n.name.clone()).collect());
-        match crate::sim::add_node_commands(
-            &prefix.get(),
-            &count.get(),
-            &labels.get(),
-            &taints.get(),
-            &existing,
-        ) {
-            Ok(cmds) => {
-                for c in cmds {
-                    let out = ctx.command(&c);
-                    if !out.ok {
-                        error.set(Some(out.text));
-                        return;
-                    }
-                }
+        let words = |s: String| {
+            s.split([' ', ','])
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        let n = count.get();
+        let Ok(count) = n.trim().parse::<usize>() else {
+            error.set(Some(format!(
+                "“{n}” is not a number of nodes: type a whole number from 1 to {}",
+                scenario::edit::MAX_ADD_NODES
+            )));
+            return;
+        };
+        let edit = Edit::AddNodes {
+            prefix: prefix.get().trim().to_string(),
+            count,
+            labels: words(labels.get()),
+            taints: words(taints.get()),
+            capacity: None,
+        };
+        match ctx.edit(&edit) {
+            Ok(()) => {
                 error.set(None);
                 close();
             }

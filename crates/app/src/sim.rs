@@ -2,7 +2,8 @@
 //! [`Timeline`] (playback with checkpoints, captions, chart samples, edits). Every method is a
 //! thin call into the `scenario` crate; the app decides nothing.
 
-use scenario::edit::Diagnostic;
+use scenario::edit::{Diagnostic, Edit};
+use scenario::playback::CommandError;
 use scenario::timeline::{Sample, Timeline};
 use scenario::view::{cluster_view, ClusterView};
 use scenario::Scenario;
@@ -103,6 +104,19 @@ impl Sim {
         output(line, self.timeline.run_command(line))
     }
 
+    /// A node or pod edit from the UI: checked, turned into script commands by the scenario
+    /// crate (`Edit::commands`), run and recorded. On an error, what ran before it stays.
+    pub fn edit(&mut self, edit: &Edit) -> Result<Vec<Output>, Output> {
+        match self.timeline.apply_edit(edit) {
+            Ok(records) => Ok(records.into_iter().map(Output::from).collect()),
+            Err(e) => Err(Output {
+                command: e.command,
+                text: e.output,
+                ok: false,
+            }),
+        }
+    }
+
     /// Runs a command that only reads (`kubectl get …`): nothing is recorded.
     pub fn read_only(&mut self, line: &str) -> Output {
         output(line, self.timeline.run_readonly(line))
@@ -115,11 +129,7 @@ impl Sim {
 
     /// Applies the editor's manifest (recorded in the script); an invalid one changes nothing.
     pub fn apply_yaml(&mut self, text: &str) -> Result<Output, Vec<Diagnostic>> {
-        self.timeline.apply_manifest(text).map(|r| Output {
-            command: r.command,
-            text: r.output,
-            ok: r.ok,
-        })
+        self.timeline.apply_manifest(text).map(Output::from)
     }
 
     /// The DaemonSet manifests the scenario carries, by file name, for the editor.
@@ -137,69 +147,20 @@ impl Sim {
     }
 }
 
-fn output(line: &str, r: Result<scenario::Record, scenario::playback::CommandError>) -> Output {
-    match r {
-        Ok(r) => Output {
+impl From<scenario::Record> for Output {
+    fn from(r: scenario::Record) -> Output {
+        Output {
             command: r.command,
             text: r.output,
             ok: r.ok,
-        },
-        Err(e) => Output {
-            command: line.to_string(),
-            text: e.output,
-            ok: false,
-        },
+        }
     }
 }
 
-/// The `node add` lines that add `count` nodes named `<prefix>`, `<prefix>2`, … (the first free
-/// names), each with the given labels (`k=v`, space or comma separated) and taints
-/// (`k=v:Effect`).
-pub fn add_node_commands(
-    prefix: &str,
-    count: &str,
-    labels: &str,
-    taints: &str,
-    existing: &[String],
-) -> Result<Vec<String>, String> {
-    let prefix = prefix.trim();
-    if prefix.is_empty() {
-        return Err("the name prefix is empty: type e.g. `worker`".into());
-    }
-    let n: usize = count.trim().parse().map_err(|_| {
-        format!("“{count}” is not a number of nodes: type a whole number from 1 to 1000")
-    })?;
-    if !(1..=1000).contains(&n) {
-        return Err(format!(
-            "{n} nodes at once is out of range: add from 1 to 1000 at a time"
-        ));
-    }
-    let words = |s: &str| {
-        s.split([' ', ','])
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
-    let mut flags = String::new();
-    for l in words(labels) {
-        flags.push_str(&format!(" --label {l}"));
-    }
-    for t in words(taints) {
-        flags.push_str(&format!(" --taint {t}"));
-    }
-    let mut out = Vec::with_capacity(n);
-    let mut i = 1;
-    while out.len() < n {
-        // kind's style: worker, worker2, worker3, …
-        let name = if i == 1 {
-            prefix.to_string()
-        } else {
-            format!("{prefix}{i}")
-        };
-        if !existing.contains(&name) {
-            out.push(format!("node add {name}{flags}"));
-        }
-        i += 1;
-    }
-    Ok(out)
+fn output(line: &str, r: Result<scenario::Record, CommandError>) -> Output {
+    r.map(Output::from).unwrap_or_else(|e| Output {
+        command: line.to_string(),
+        text: e.output,
+        ok: false,
+    })
 }
