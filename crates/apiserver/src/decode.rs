@@ -530,6 +530,29 @@ fn typed<T: DeserializeOwned>(
     Ok((object, SourceMap::build(source, doc, node)))
 }
 
+/// Decodes a JSON request body (a patched object, a revision's template) into `T` as the API
+/// server does: Go's type errors and strict unknown fields. The error is the server's detail,
+/// e.g. `json: cannot unmarshal string into Go struct field DaemonSetSpec.spec.minReadySeconds
+/// of type int32` or `strict decoding error: unknown field "spec.nope"`.
+pub fn decode_json<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, String> {
+    let node = Node::from_json(value);
+    let mut unknown = Vec::new();
+    let object: T = de::from_node(&node, &mut unknown).map_err(|e| {
+        type_error("", "", &node, &e)
+            .message
+            .trim_start()
+            .to_string()
+    })?;
+    if !unknown.is_empty() {
+        let list: Vec<String> = unknown
+            .iter()
+            .map(|u| format!("unknown field {}", quote(&u.path)))
+            .collect();
+        return Err(format!("strict decoding error: {}", list.join(", ")));
+    }
+    Ok(object)
+}
+
 fn type_error(source: &str, server_prefix: &str, root: &Node, e: &DeError) -> DecodeError {
     let fallback;
     let at: &At = match &e.at {

@@ -17,7 +17,8 @@ pub mod validation;
 mod yaml;
 
 pub use decode::{
-    decode_daemon_set, decode_manifests, yaml_to_json, DecodeError, DecodeErrorKind, Manifest,
+    decode_daemon_set, decode_json, decode_manifests, yaml_to_json, DecodeError, DecodeErrorKind,
+    Manifest,
 };
 pub use source_map::SourceMap;
 pub use validation::{FieldError, FieldErrorKind, Invalid};

@@ -105,6 +105,36 @@ impl Node {
         }
     }
 
+    /// A JSON value (a request body that never was YAML) as a tree; every position is 0:0.
+    pub(crate) fn from_json(json: &serde_json::Value) -> Node {
+        use serde_json::Value as J;
+        let value = match json {
+            J::Null => Value::Null,
+            J::Bool(b) => Value::Bool(*b),
+            J::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Value::Int(i),
+                (None, Some(u)) => Value::UInt(u),
+                (None, None) => Value::Float(n.as_f64().unwrap_or(0.0)),
+            },
+            J::String(s) => Value::Str(s.clone()),
+            J::Array(items) => Value::Seq(items.iter().map(Node::from_json).collect()),
+            J::Object(map) => Value::Map(
+                map.iter()
+                    .map(|(k, v)| Entry {
+                        key: k.clone(),
+                        key_pos: Pos::default(),
+                        value: Node::from_json(v),
+                    })
+                    .collect(),
+            ),
+        };
+        Node {
+            value,
+            pos: Pos::default(),
+            plain: None,
+        }
+    }
+
     /// The value as JSON, as kubectl would send it to the API server.
     pub(crate) fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;

@@ -40,7 +40,11 @@ pub fn fnv1a32(bytes: &[u8]) -> u32 {
 /// JSON with sorted keys, R-SIM-4), then the collision count as 8 bytes little-endian, printed
 /// in decimal and safe-encoded.
 pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -> String {
-    let mut bytes = serde_json::to_vec(template).unwrap_or_default();
+    // Through a `Value` (keys sorted): the same bytes as writing the template directly, and the
+    // web app keeps one serializer of the Kubernetes types instead of two.
+    let mut bytes = serde_json::to_value(template)
+        .and_then(|v| serde_json::to_vec(&v))
+        .unwrap_or_default();
     if let Some(c) = collision_count {
         let mut buf = [0u8; 8];
         buf[..4].copy_from_slice(&(c as u32).to_le_bytes());
@@ -60,13 +64,17 @@ pub fn revision_patch(ds: &DaemonSet) -> Value {
     serde_json::json!({ "spec": { "template": Value::Object(template) } })
 }
 
-/// The template a revision records (its patch without the `$patch` directive).
-pub fn revision_template(rev: &ControllerRevision) -> Option<PodTemplateSpec> {
+/// The template a revision records (its patch without the `$patch` directive), as JSON.
+///
+/// Decoding it into a `PodTemplateSpec` is the API server's job (`apiserver::decode_json`):
+/// one decoder for every object keeps a second copy of the Kubernetes types' deserializers out
+/// of the web app.
+pub fn revision_template(rev: &ControllerRevision) -> Option<Value> {
     let mut t = rev.data.0.get("spec")?.get("template")?.clone();
     if let Value::Object(m) = &mut t {
         m.remove("$patch");
     }
-    serde_json::from_value(t).ok()
+    Some(t)
 }
 
 fn revision_number(r: &ControllerRevision) -> i64 {

@@ -61,21 +61,20 @@ pub(crate) fn patch(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, F
             "{singular}/{name} patched (no change)\n"
         )));
     }
-    let bad = |e: serde_json::Error| {
-        Fail::new(format!(
-            "Error from server (BadRequest): the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml: {e}"
-        ))
-        .hint("the patched object no longer matches the API schema; check field names and types")
+    let bad = |e: String| {
+        Fail::new(format!("Error from server (BadRequest): {e}")).hint(
+            "the patched object no longer matches the API schema; check field names and types",
+        )
     };
     match r {
         Resource::DaemonSet => {
-            api.update_daemon_set(serde_json::from_value(after).map_err(bad)?)?;
+            api.update_daemon_set(apiserver::decode_json(&after).map_err(bad)?)?;
         }
         Resource::Node => {
-            api.update_node(serde_json::from_value(after).map_err(bad)?)?;
+            api.update_node(apiserver::decode_json(&after).map_err(bad)?)?;
         }
         Resource::Pod => {
-            api.update_pod(serde_json::from_value(after).map_err(bad)?)?;
+            api.update_pod(apiserver::decode_json(&after).map_err(bad)?)?;
         }
         other => {
             return Err(Fail::new(format!(

@@ -2,6 +2,7 @@
 //! `polymorphichelpers/{rollout_status,history,rollback}.go` and `pkg/cmd/rollout`.
 
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
+use k8s_openapi::api::core::v1::PodTemplateSpec;
 use k8s_openapi::jiff::Timestamp;
 
 use crate::api::{Api, ApiError};
@@ -87,7 +88,7 @@ fn fingerprint(ds: &DaemonSet) -> String {
         _ => format!(
             "{:?}/{}",
             ds.metadata.generation,
-            serde_json::to_string(&ds.status).unwrap_or_default()
+            serde_json::to_value(&ds.status).unwrap_or_default()
         ),
     }
 }
@@ -258,12 +259,14 @@ pub(crate) fn history(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult,
                 )),
             );
         };
-        let template = controller::history::revision_template(rev).ok_or_else(|| {
-            Fail::new(format!(
-                "error: unable to parse history {}",
-                rev.metadata.name.as_deref().unwrap_or("")
-            ))
-        })?;
+        let template = controller::history::revision_template(rev)
+            .and_then(|t| apiserver::decode_json::<PodTemplateSpec>(&t).ok())
+            .ok_or_else(|| {
+                Fail::new(format!(
+                    "error: unable to parse history {}",
+                    rev.metadata.name.as_deref().unwrap_or("")
+                ))
+            })?;
         let text = crate::describe::pod_template(&template);
         return Ok(CommandResult::out(format!(
             "daemonset.apps/{name} with revision #{revision}\n{text}\n"
@@ -321,11 +324,13 @@ pub(crate) fn undo(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fa
     let Some(rev) = target_rev else {
         return Err(not_found(to));
     };
-    let template = controller::history::revision_template(rev).ok_or_else(|| {
-        Fail::new(format!(
-            "error: failed restoring revision {to}: invalid revision data"
-        ))
-    })?;
+    let template = controller::history::revision_template(rev)
+        .and_then(|t| apiserver::decode_json::<PodTemplateSpec>(&t).ok())
+        .ok_or_else(|| {
+            Fail::new(format!(
+                "error: failed restoring revision {to}: invalid revision data"
+            ))
+        })?;
     let spec = &mut ds.spec;
     // R-KC-6: the revision data equals the current template's patch.
     let same = serde_json::to_value(&spec.template).ok() == serde_json::to_value(&template).ok();
