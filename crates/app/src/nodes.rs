@@ -111,6 +111,7 @@ fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView 
         let name = name.clone();
         move || ctx.selected.with(|s| s.as_deref() == Some(name.as_str()))
     };
+    let gone = departures(ctx, node);
     let click_name = name.clone();
     let key_name = name.clone();
     view! {
@@ -131,12 +132,50 @@ fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView 
                 ev.prevent_default();
                 select(ctx, &key_name);
             }>
-            {move || node.get().map(|n| node_body(&n))}
+            {move || node.get().map(|n| node_body(&n, gone))}
         </article>
     }
 }
 
-fn node_body(n: &NodeModel) -> impl IntoView {
+/// How long a deleted pod's chip stays on its card, fading out (the CSS animation's length).
+const DEPARTURE: std::time::Duration = std::time::Duration::from_millis(700);
+
+/// The pods that just left a node, as (id, name): a pod deleted from the API vanishes from the
+/// model at once, so its card shows a fading "deleted" chip for a moment. Only while time moves
+/// forward: stepping back or resetting un-creates pods, which is not a deletion.
+fn departures(ctx: Ctx, node: Memo<Option<NodeModel>>) -> RwSignal<Vec<(u64, String)>> {
+    let gone = RwSignal::new(Vec::new());
+    // (virtual time, pod names) at the last change, and the next departure's id.
+    let seen = StoredValue::new((f64::NEG_INFINITY, Vec::<String>::new(), 0u64));
+    Effect::new(move |_| {
+        let pods: Vec<String> = node.with(|n| {
+            n.iter()
+                .flat_map(|n| n.pods.iter().map(|p| p.name.clone()))
+                .collect()
+        });
+        let t = ctx.sim.with_value(|s| s.elapsed());
+        let (before_t, before, mut next) = seen.get_value();
+        if t < before_t {
+            gone.set(Vec::new());
+        } else {
+            for name in before.into_iter().filter(|p| !pods.contains(p)) {
+                let id = next;
+                next += 1;
+                gone.update(|g| g.push((id, name)));
+                set_timeout(
+                    move || {
+                        gone.try_update(|g| g.retain(|(i, _)| *i != id));
+                    },
+                    DEPARTURE,
+                );
+            }
+        }
+        seen.set_value((t, pods, next));
+    });
+    gone
+}
+
+fn node_body(n: &NodeModel, gone: RwSignal<Vec<(u64, String)>>) -> impl IntoView {
     let verdict = first_verdict(n).cloned();
     let (badge, badge_class) = match &verdict {
         Some(e) if e.decision.should_run => ("pod", "badge pod"),
@@ -155,6 +194,12 @@ fn node_body(n: &NodeModel) -> impl IntoView {
         </p>
         <ul class="pods" aria-label="pods">
             {n.pods.iter().map(pod_chip).collect_view()}
+            {move || gone.get().into_iter().map(|(_, name)| view! {
+                <li class="gone" aria-hidden="true" data-gone=name.clone()>
+                    <span class="pname">{name.clone()}</span>
+                    <span class="pstate">"deleted"</span>
+                </li>
+            }).collect_view()}
         </ul>
         {(!n.labels.is_empty()).then(|| view! {
             <ul class="labels" aria-label="labels">

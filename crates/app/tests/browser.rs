@@ -232,3 +232,55 @@ async fn invalid_yaml_shows_its_line_and_column() {
         "Apply is disabled while the text is invalid"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_deleted_pod_leaves_with_a_fading_chip_only_while_time_moves_forward() {
+    let host = mount_app();
+    settle().await;
+    let chip = "article.node[data-node=\"worker2\"] li.pod";
+    assert!(
+        step_until(&host, 400, |h| h
+            .query_selector(chip)
+            .ok()
+            .flatten()
+            .is_some())
+        .await
+    );
+    let pod = find(&host, chip)
+        .get_attribute("data-pod")
+        .expect("the chip names its pod");
+    click(&host, "article.node[data-node=\"worker2\"]").await;
+    click(&host, ".explain .pod-list button.danger").await;
+    let this_chip = format!("article.node[data-node=\"worker2\"] li.pod[data-pod=\"{pod}\"]");
+    let ghost = format!("article.node[data-node=\"worker2\"] li.gone[data-gone=\"{pod}\"]");
+    let left = step_until(&host, 400, |h| {
+        h.query_selector(&this_chip).ok().flatten().is_none()
+    })
+    .await;
+    assert!(left, "the deleted pod leaves worker2");
+    assert_eq!(
+        all_text(&host, &ghost),
+        vec![format!("{pod}deleted")],
+        "a fading chip says the pod was deleted"
+    );
+    gloo_timers::future::TimeoutFuture::new(1_000).await;
+    settle().await;
+    assert!(
+        all_text(&host, &ghost).is_empty(),
+        "and it is gone a moment later"
+    );
+    // The controller replaces the pod. Stepping back un-creates the replacement and brings the
+    // deleted pod back: no step back shows a departure.
+    assert!(step_until(&host, 400, |h| !all_text(h, chip).is_empty()).await);
+    let any_ghost = "article.node li.gone";
+    let mut back = 0;
+    while all_text(&host, &this_chip).is_empty() && back < 400 {
+        click(&host, "button.back").await;
+        back += 1;
+        assert!(
+            all_text(&host, any_ghost).is_empty(),
+            "going back is not a deletion (step back {back})"
+        );
+    }
+    assert_eq!(all_text(&host, &this_chip).len(), 1, "the pod is back");
+}
