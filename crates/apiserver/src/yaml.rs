@@ -150,12 +150,12 @@ impl Node {
             },
             Value::Str(s) => J::String(s.clone()),
             Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
-            Value::Map(entries) => J::Object(
-                entries
-                    .iter()
-                    .map(|e| (e.key.clone(), e.value.to_json()))
-                    .collect(),
-            ),
+            Value::Map(entries) => {
+                // `extend` inserts; `collect` would sort first (one more sort in the web app).
+                let mut map = serde_json::Map::new();
+                map.extend(entries.iter().map(|e| (e.key.clone(), e.value.to_json())));
+                J::Object(map)
+            }
         }
     }
 }

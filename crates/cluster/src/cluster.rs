@@ -378,7 +378,7 @@ impl Cluster {
         };
         let status = node.status.get_or_insert_with(NodeStatus::default);
         if status.capacity.is_none() {
-            status.capacity = Some(BTreeMap::from([
+            status.capacity = Some(sort::map([
                 ("cpu".to_string(), Quantity("4".into())),
                 ("memory".to_string(), Quantity("8Gi".into())),
                 ("pods".to_string(), Quantity("110".into())),

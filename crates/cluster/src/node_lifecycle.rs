@@ -115,8 +115,8 @@ fn needs_reconcile(node: &Node) -> bool {
         .map(|(k, e)| (k.to_string(), e.to_string()))
         .collect();
     let mut have = current(node);
-    want.sort();
-    have.sort();
+    sort::sort(&mut want);
+    sort::sort(&mut have);
     want != have
 }
 

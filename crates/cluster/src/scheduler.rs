@@ -224,7 +224,7 @@ fn unschedulable_message(
     resource_failures: usize,
 ) -> String {
     let mut parts: Vec<String> = reasons.iter().map(|(r, n)| format!("{n} {r}")).collect();
-    parts.sort();
+    sort::sort(&mut parts);
     let mut preemption = Vec::new();
     if resource_failures > 0 {
         preemption.push(format!(

@@ -1264,7 +1264,7 @@ impl DaemonSetsController {
                 if running.len() <= 1 {
                     return;
                 }
-                running.sort_by(|a, b| by_creation_timestamp_and_phase(a, b));
+                sort::sort_by(running, |a, b| by_creation_timestamp_and_phase(a, b));
                 for pod in &running[1..] {
                     pods_to_delete.push(pod.metadata.name.clone().unwrap_or_default());
                 }
@@ -1277,7 +1277,7 @@ impl DaemonSetsController {
                 }
                 return;
             }
-            running.sort_by(|a, b| by_creation_timestamp_and_phase(a, b));
+            sort::sort_by(running, |a, b| by_creation_timestamp_and_phase(a, b));
             let mut oldest_new: Option<&Arc<Pod>> = None;
             let mut oldest_old: Option<&Arc<Pod>> = None;
             for &pod in running.iter() {

@@ -293,7 +293,7 @@ impl DaemonSetsController {
             .filter(|h| !h.is_empty())
             .collect();
         let mut sorted: Vec<&Arc<ControllerRevision>> = old.iter().collect();
-        sorted.sort_by_key(|r| revision_number(r));
+        sort::sort_by_key(&mut sorted, |r| revision_number(r));
         let (ns, _) = ns_name(ds);
         for r in sorted {
             if to_kill <= 0 {

@@ -86,7 +86,7 @@ fn entries_by_name<'m>(
     }
     if without_pods {
         // Stable: a name listed twice keeps its first entry (the map's, if it has one).
-        entries.sort_by(|a, b| a.0.cmp(b.0));
+        sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
         entries.dedup_by(|later, first| later.0 == first.0);
     }
     (entries, desired)

@@ -166,7 +166,9 @@ fn taints_multiline(w: &mut String, title: &str, taints: &[Taint]) {
         return;
     }
     let mut sorted: Vec<&Taint> = taints.iter().collect();
-    sorted.sort_by(|a, b| (&a.effect, &a.key).cmp(&(&b.effect, &b.key)));
+    sort::sort_by(&mut sorted, |a, b| {
+        (&a.effect, &a.key).cmp(&(&b.effect, &b.key))
+    });
     for (i, t) in sorted.iter().enumerate() {
         if i > 0 {
             w.push('\t');
@@ -392,7 +394,7 @@ fn containers(
         } else {
             w.push_str(&format!("{L2}Mounts:\n"));
         }
-        mounts.sort_by(|a, b| a.mount_path.cmp(&b.mount_path));
+        sort::sort_by(&mut mounts, |a, b| a.mount_path.cmp(&b.mount_path));
         for m in mounts {
             let mut flags = vec![if m.read_only == Some(true) {
                 "ro".to_string()
@@ -559,7 +561,7 @@ fn events_for<'a>(
                 && (uid.is_none() || io.uid.is_none() || io.uid.as_deref() == uid)
         })
         .collect();
-    v.sort_by_key(|e| {
+    sort::sort_by_key(&mut v, |e| {
         e.last_timestamp
             .as_ref()
             .map(|t| t.0)
@@ -999,7 +1001,7 @@ fn node(api: &dyn Api, n: &Node, events: &[Event], now: Timestamp) -> String {
             )
         })
         .collect();
-    pods.sort_by(|a, b| {
+    sort::sort_by(&mut pods, |a, b| {
         (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
     });
     let alloc = st

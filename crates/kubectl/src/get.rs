@@ -593,7 +593,7 @@ pub(crate) fn node_roles(n: &Node) -> String {
             roles.push(v);
         }
     }
-    roles.sort();
+    sort::sort(&mut roles);
     roles.dedup();
     if roles.is_empty() {
         "<none>".into()

@@ -102,7 +102,9 @@ pub fn list(api: &dyn Api, r: Resource) -> Vec<Object> {
             .collect(),
         Resource::Event => api.events().into_iter().map(Object::Event).collect(),
     };
-    v.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+    sort::sort_by(&mut v, |a, b| {
+        (a.namespace(), a.name()).cmp(&(b.namespace(), b.name()))
+    });
     v
 }
 
@@ -150,7 +152,7 @@ pub fn format_label_selector(
     for e in sel.match_expressions.iter().flatten() {
         let vals = e.values.clone().unwrap_or_default();
         let mut vals_sorted = vals.clone();
-        vals_sorted.sort();
+        sort::sort(&mut vals_sorted);
         parts.push(match e.operator.as_str() {
             "In" => format!("{} in ({})", e.key, vals_sorted.join(",")),
             "NotIn" => format!("{} notin ({})", e.key, vals_sorted.join(",")),

@@ -232,7 +232,7 @@ fn controlled_history(api: &dyn Api, ds: &DaemonSet) -> Vec<ControllerRevision> 
                 .any(|o| o.controller == Some(true) && o.uid == uid)
         })
         .collect();
-    revs.sort_by_key(|r| r.revision);
+    sort::sort_by_key(&mut revs, |r| r.revision);
     revs
 }
 

@@ -406,15 +406,12 @@ fn parse_string_map(
 ) -> Result<BTreeMap<String, String>, ScenarioError> {
     match v {
         None | Some(Value::Null) => Ok(BTreeMap::new()),
-        Some(Value::Object(m)) => m
-            .iter()
-            .map(|(k, v)| {
-                Ok((
-                    k.clone(),
-                    ctx.string(v, &format!("{path}.{k}"), &format!("{path}.{k}"))?,
-                ))
-            })
-            .collect(),
+        Some(Value::Object(m)) => sort::try_map(m.iter().map(|(k, v)| {
+            Ok((
+                k.clone(),
+                ctx.string(v, &format!("{path}.{k}"), &format!("{path}.{k}"))?,
+            ))
+        })),
         Some(other) => Err(ctx.err(
             path,
             format!("{path} must be a map, found {}", json_kind(other)),
@@ -574,15 +571,16 @@ fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioE
                 ))
             }
         };
-        let capacity = parse_string_map(ctx, m.get("capacity"), &format!("{path}.capacity"))?
-            .into_iter()
-            .map(|(k, v)| (k, Quantity(v)))
-            .collect();
-        let allocatable =
+        let capacity = sort::map(
+            parse_string_map(ctx, m.get("capacity"), &format!("{path}.capacity"))?
+                .into_iter()
+                .map(|(k, v)| (k, Quantity(v))),
+        );
+        let allocatable = sort::map(
             parse_string_map(ctx, m.get("allocatable"), &format!("{path}.allocatable"))?
                 .into_iter()
-                .map(|(k, v)| (k, Quantity(v)))
-                .collect();
+                .map(|(k, v)| (k, Quantity(v))),
+        );
         let unschedulable = match m.get("unschedulable") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
@@ -631,42 +629,35 @@ fn parse_conditions(
             )),
         };
     };
-    m.iter()
-        .map(|(k, v)| {
-            let p = format!("{path}.{k}");
-            let status = match v {
-                Value::Bool(true) => "True".to_string(),
-                Value::Bool(false) => "False".to_string(),
-                other => ctx.string(other, &p, &p)?,
-            };
-            if !matches!(status.as_str(), "True" | "False" | "Unknown") {
-                return Err(ctx.err(
-                    &p,
-                    format!("condition status must be True, False or Unknown, found {status:?}"),
-                    Some("e.g. `conditions: {DiskPressure: \"False\"}`"),
-                ));
-            }
-            Ok((k.clone(), status))
-        })
-        .collect()
+    sort::try_map(m.iter().map(|(k, v)| {
+        let p = format!("{path}.{k}");
+        let status = match v {
+            Value::Bool(true) => "True".to_string(),
+            Value::Bool(false) => "False".to_string(),
+            other => ctx.string(other, &p, &p)?,
+        };
+        if !matches!(status.as_str(), "True" | "False" | "Unknown") {
+            return Err(ctx.err(
+                &p,
+                format!("condition status must be True, False or Unknown, found {status:?}"),
+                Some("e.g. `conditions: {DiskPressure: \"False\"}`"),
+            ));
+        }
+        Ok((k.clone(), status))
+    }))
 }
 
 fn parse_files(ctx: &Ctx, v: Option<&Value>) -> Result<BTreeMap<String, String>, ScenarioError> {
     match v {
         None | Some(Value::Null) => Ok(BTreeMap::new()),
-        Some(Value::Object(m)) => m
-            .iter()
-            .map(|(k, v)| match v {
-                Value::String(s) => Ok((k.clone(), s.clone())),
-                other => Err(ctx.err(
-                    &format!("files.{k}"),
-                    format!("file {k:?} must be text, found {}", json_kind(other)),
-                    Some(
-                        "write the manifest as a block: `ds.yaml: |` then the YAML indented below",
-                    ),
-                )),
-            })
-            .collect(),
+        Some(Value::Object(m)) => sort::try_map(m.iter().map(|(k, v)| match v {
+            Value::String(s) => Ok((k.clone(), s.clone())),
+            other => Err(ctx.err(
+                &format!("files.{k}"),
+                format!("file {k:?} must be text, found {}", json_kind(other)),
+                Some("write the manifest as a block: `ds.yaml: |` then the YAML indented below"),
+            )),
+        })),
         Some(other) => Err(ctx.err(
             "files",
             format!(
@@ -765,13 +756,13 @@ impl NodeEntry {
     /// One Node of this entry: the usual kind-like labels, the given taints and capacity
     /// (default cpu 4, memory 16Gi, pods 110), Ready.
     pub fn node(&self, name: &str) -> Node {
-        let mut labels = BTreeMap::from([
+        let mut labels = sort::map([
             ("kubernetes.io/arch".to_string(), "amd64".to_string()),
             ("kubernetes.io/hostname".to_string(), name.to_string()),
             ("kubernetes.io/os".to_string(), "linux".to_string()),
         ]);
         labels.extend(self.labels.clone());
-        let mut capacity = BTreeMap::from([
+        let mut capacity = sort::map([
             ("cpu".to_string(), Quantity("4".into())),
             ("memory".to_string(), Quantity("16Gi".into())),
             ("pods".to_string(), Quantity("110".into())),

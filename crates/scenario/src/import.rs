@@ -386,9 +386,7 @@ fn string_map(
 ) -> Result<BTreeMap<String, String>, ScenarioError> {
     match v {
         None | Some(Value::Null) => Ok(BTreeMap::new()),
-        Some(Value::Object(m)) => m
-            .iter()
-            .map(|(k, v)| match v {
+        Some(Value::Object(m)) => sort::try_map(m.iter().map(|(k, v)| match v {
                 Value::String(s) => Ok((k.clone(), s.clone())),
                 Value::Number(n) if numbers_ok => Ok((k.clone(), n.to_string())),
                 other => Err(loc.err(
@@ -397,8 +395,7 @@ fn string_map(
                     format!("must be a string, found {}", kind_of(other)),
                     "quote the value: YAML 1.1 reads unquoted yes/no/true/false as booleans and 1 as a number",
                 )),
-            })
-            .collect(),
+            })),
         Some(other) => Err(loc.err(
             f.doc,
             &join(&f.path, field),
@@ -534,19 +531,17 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
         }
     };
     // Only where allocatable differs from capacity: the rest follows capacity.
-    let allocatable = allocatable
-        .into_iter()
-        .filter(|(k, v)| capacity.get(k) != Some(v))
-        .map(|(k, v)| (k, Quantity(v)))
-        .collect();
+    let allocatable = sort::map(
+        allocatable
+            .into_iter()
+            .filter(|(k, v)| capacity.get(k) != Some(v))
+            .map(|(k, v)| (k, Quantity(v))),
+    );
     Ok(NodeEntry {
         names: vec![name],
         labels,
         taints,
-        capacity: capacity
-            .into_iter()
-            .map(|(k, v)| (k, Quantity(v)))
-            .collect(),
+        capacity: sort::map(capacity.into_iter().map(|(k, v)| (k, Quantity(v)))),
         allocatable,
         unschedulable,
         conditions,
@@ -684,10 +679,12 @@ pub fn merge_nodes(
         Merge::Replace => Vec::new(),
         Merge::Add => scenario.nodes.clone(),
     };
-    let mut seen: BTreeSet<&str> = nodes
-        .iter()
-        .flat_map(|e| e.names.iter().map(String::as_str))
-        .collect();
+    let mut seen = BTreeSet::new();
+    seen.extend(
+        nodes
+            .iter()
+            .flat_map(|e| e.names.iter().map(String::as_str)),
+    );
     for e in &entries {
         for n in &e.names {
             if !seen.insert(n) {

@@ -390,7 +390,7 @@ pub fn wave(c: &Cluster, ds: &DaemonSet) -> Option<Wave> {
         .filter_map(|p| controller::util::get_target_node_name(p).ok())
         .map(str::to_string)
         .collect();
-    nodes.sort();
+    sort::sort(&mut nodes);
     nodes.dedup();
     let surge = controller::util::allows_surge(ds);
     let budget = if surge {
@@ -435,7 +435,7 @@ pub fn event_rows(c: &Cluster, filter: Option<&str>) -> Vec<EventRow> {
         .filter(|f| !f.is_empty());
     let mut events: Vec<_> = c.events().to_vec();
     // As kubectl lists every kind: by namespace, then name.
-    events.sort_by(|a, b| {
+    sort::sort_by(&mut events, |a, b| {
         (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
     });
     events

@@ -96,20 +96,21 @@ pub fn taint_string(t: &Taint) -> String {
     }
 }
 
+// Maps are built by `extend` (one insert each), not `collect` (which sorts first): the web
+// app then carries no sort instance for them (dsplay-sort explains why that matters).
 fn string_map(m: &BTreeMap<String, String>) -> Value {
-    Value::Object(
-        m.iter()
-            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-            .collect(),
-    )
+    let mut out = Map::new();
+    out.extend(m.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))));
+    Value::Object(out)
 }
 
 fn quantity_map(m: &BTreeMap<String, Quantity>) -> Value {
-    Value::Object(
+    let mut out = Map::new();
+    out.extend(
         m.iter()
-            .map(|(k, v)| (k.clone(), Value::String(v.0.clone())))
-            .collect(),
-    )
+            .map(|(k, v)| (k.clone(), Value::String(v.0.clone()))),
+    );
+    Value::Object(out)
 }
 
 /// The keys of one written node entry after its name or pool, in the file's order.

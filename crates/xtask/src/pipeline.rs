@@ -17,7 +17,7 @@ use crate::util::{banner, human, note, run, Result};
 /// the domain crates, whose native-only dev-dependencies (proptest, criterion) need not build
 /// for wasm32.
 const APP_CRATE: &str = "dsplay-app";
-const WASM_LIBS: &[&str] = &["dsplay-controller", "dsplay-apiserver"];
+const WASM_LIBS: &[&str] = &["dsplay-controller", "dsplay-apiserver", "dsplay-sort"];
 
 pub struct Step {
     pub name: &'static str,
