@@ -30,7 +30,8 @@ pub(crate) fn from_node<'de, T: de::Deserialize<'de>>(
         node,
         link: None,
         ctx: &ctx,
-    });
+    })
+    .map_err(|e| e.attach(node, None));
     unknown.extend(ctx.unknown.into_inner());
     out
 }
@@ -293,7 +294,6 @@ impl<'de> De<'de, '_> {
             Value::Null => v.visit_i64(0),
             _ => Err(self.mismatch(go_type)),
         }
-        .map_err(|e| self.finish(e))
     }
 
     fn float<V: Visitor<'de>>(self, v: V, go_type: &str) -> Result<V::Value, DeError> {
@@ -304,7 +304,6 @@ impl<'de> De<'de, '_> {
             Value::Null => v.visit_f64(0.0),
             _ => Err(self.mismatch(go_type)),
         }
-        .map_err(|e| self.finish(e))
     }
 
     fn string<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
@@ -313,11 +312,6 @@ impl<'de> De<'de, '_> {
             Value::Null => v.visit_borrowed_str(""),
             _ => Err(self.mismatch("string")),
         }
-        .map_err(|e| self.finish(e))
-    }
-
-    fn finish(&self, e: DeError) -> DeError {
-        e.attach(self.node, self.link)
     }
 }
 
@@ -349,7 +343,6 @@ impl<'de, 'a> de::Deserializer<'de> for De<'de, 'a> {
             Value::Seq(items) => v.visit_seq(self.seq(items)),
             Value::Map(entries) => v.visit_map(self.map(entries, None)),
         }
-        .map_err(|e| self.finish(e))
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
@@ -358,7 +351,6 @@ impl<'de, 'a> de::Deserializer<'de> for De<'de, 'a> {
             Value::Null => v.visit_bool(false),
             _ => Err(self.mismatch("bool")),
         }
-        .map_err(|e| self.finish(e))
     }
 
     integers! {
@@ -400,7 +392,6 @@ impl<'de, 'a> de::Deserializer<'de> for De<'de, 'a> {
             Value::Null => v.visit_none(),
             _ => v.visit_some(self),
         }
-        .map_err(|e| self.finish(e))
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
@@ -408,7 +399,6 @@ impl<'de, 'a> de::Deserializer<'de> for De<'de, 'a> {
             Value::Null => v.visit_unit(),
             _ => Err(self.mismatch("struct {}")),
         }
-        .map_err(|e| self.finish(e))
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -435,7 +425,6 @@ impl<'de, 'a> de::Deserializer<'de> for De<'de, 'a> {
                 }
                 _ => e,
             })
-            .map_err(|e| self.finish(e))
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
@@ -447,7 +436,6 @@ impl<'de, 'a> de::Deserializer<'de> for De<'de, 'a> {
                 Err(self.mismatch(go_type))
             }
         }
-        .map_err(|e| self.finish(e))
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, v: V) -> Result<V::Value, DeError> {
@@ -472,7 +460,6 @@ impl<'de, 'a> de::Deserializer<'de> for De<'de, 'a> {
                 Err(self.mismatch(go_type))
             }
         }
-        .map_err(|e| self.finish(e))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -486,7 +473,6 @@ impl<'de, 'a> de::Deserializer<'de> for De<'de, 'a> {
             Value::Null => v.visit_map(self.map(NO_ENTRIES, Some((name, fields)))),
             _ => Err(self.mismatch(go_struct_type(name))),
         }
-        .map_err(|e| self.finish(e))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -501,7 +487,6 @@ impl<'de, 'a> de::Deserializer<'de> for De<'de, 'a> {
             }
             _ => Err(self.mismatch("string")),
         }
-        .map_err(|e| self.finish(e))
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
@@ -563,6 +548,7 @@ impl<'de> SeqAccess<'de> for SeqDe<'de, '_> {
             ctx: self.ctx,
         })
         .map(Some)
+        .map_err(|e| e.attach(node, Some(&link)))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -590,21 +576,7 @@ impl<'de> MapAccess<'de> for MapDe<'de, '_> {
             return Ok(None);
         };
         self.current = Some(entry);
-        if let Some((owner, fields)) = self.owner {
-            if !fields.contains(&entry.key.as_str()) {
-                let link = Link {
-                    parent: self.link,
-                    seg: Seg::Key(&entry.key),
-                };
-                self.ctx.unknown.borrow_mut().push(UnknownField {
-                    path: render_path(&segments(Some(&link))),
-                    pos: entry.key_pos,
-                    name: entry.key.clone(),
-                    owner,
-                    suggestion: suggest(&entry.key, fields),
-                });
-            }
-        }
+        self.check_known(entry);
         seed.deserialize(BorrowedStrDeserializer::<DeError>::new(&entry.key))
             .map(Some)
     }
@@ -629,10 +601,36 @@ impl<'de> MapAccess<'de> for MapDe<'de, '_> {
             link: Some(&link),
             ctx: self.ctx,
         })
+        .map_err(|e| e.attach(&entry.value, Some(&link)))
     }
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.entries.len())
+    }
+}
+
+impl MapDe<'_, '_> {
+    /// Records `entry` if it is not a field of the struct being decoded. Not generic: one copy
+    /// for every struct type (each type's key decoding is an instance of `next_key_seed`).
+    #[inline(never)]
+    fn check_known(&self, entry: &Entry) {
+        let Some((owner, fields)) = self.owner else {
+            return;
+        };
+        if fields.contains(&entry.key.as_str()) {
+            return;
+        }
+        let link = Link {
+            parent: self.link,
+            seg: Seg::Key(&entry.key),
+        };
+        self.ctx.unknown.borrow_mut().push(UnknownField {
+            path: render_path(&segments(Some(&link))),
+            pos: entry.key_pos,
+            name: entry.key.clone(),
+            owner,
+            suggestion: suggest(&entry.key, fields),
+        });
     }
 }
 
