@@ -70,13 +70,19 @@ pub(crate) fn TerminalPanel() -> impl IntoView {
     view! {
         <section class="term" aria-label="Terminal">
             <pre class="terminal screen" node_ref=screen aria-live="polite" data-testid="terminal-output">
+                // Commands and errors wrap (read whole); output keeps its columns (tables scroll).
                 {move || ctx.terminal.with(|t| {
                     if t.is_empty() {
-                        "Type a kubectl command, e.g. kubectl get ds -A, kubectl get pods -o wide,\n\
-                         kubectl taint node worker2 dedicated=db:NoExecute, kubectl rollout undo ds/NAME.\n\
-                         Simulation verbs too: node add NAME, node stop NAME, pod fail POD, sleep 30s.\n".to_string()
+                        view! { <span class="wrap">
+                            "Type a kubectl command, e.g. kubectl get ds -A, kubectl get pods -o wide,\n\
+                             kubectl taint node worker2 dedicated=db:NoExecute, kubectl rollout undo ds/NAME.\n\
+                             Simulation verbs too: node add NAME, node stop NAME, pod fail POD, sleep 30s.\n"
+                        </span> }.into_any()
                     } else {
-                        t.iter().map(|o| format!("$ {}\n{}", o.command, o.text)).collect::<String>()
+                        t.iter().map(|o| view! {
+                            <span class="wrap">{format!("$ {}\n", o.command)}</span>
+                            <span class:wrap=!o.ok class:err=!o.ok>{o.text.clone()}</span>
+                        }).collect_view().into_any()
                     }
                 })}
             </pre>
