@@ -72,6 +72,9 @@ fn timeline(c: &mut Criterion) {
     g.bench_function("render model (view) of the cluster", |b| {
         b.iter(|| tl.view())
     });
+    g.bench_function("clone of the playback (one checkpoint)", |b| {
+        b.iter(|| tl.playback().clone())
+    });
     g.finish();
 }
 
