@@ -112,6 +112,7 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
                         <ul class="pods">{crate::nodes::pod_chip(p)}</ul>
                         <button on:click=move |_| run(fail.clone())>"Fail pod"</button>
                         <button class="danger" on:click=move |_| run(delete.clone())>"Delete pod"</button>
+                        {p.why.clone().map(|w| view! { <p class="why">{w}</p> })}
                         <details class="yaml">
                             <summary>{format!("kubectl get pod {pname} -o yaml")}</summary>
                             <pre class="code">{yaml.text}</pre>

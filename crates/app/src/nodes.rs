@@ -201,6 +201,10 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<(u64, String)>>) -> impl IntoView
                 </li>
             }).collect_view()}
         </ul>
+        // Why a pod waits, fails or goes, in the API's words (e.g. the scheduler's message).
+        {n.pods.iter().filter_map(|p| p.why.as_ref().map(|w| view! {
+            <p class="why"><code>{p.name.clone()}</code>" "{w.clone()}</p>
+        })).collect_view()}
         {(!n.labels.is_empty()).then(|| view! {
             <ul class="labels" aria-label="labels">
                 {n.labels.iter().map(|l| view! { <li><code>{l.clone()}</code></li> }).collect_view()}
@@ -231,7 +235,7 @@ pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
         None => p.state.as_str().to_string(),
     };
     let title = format!(
-        "{} — {} — revision {}{}",
+        "{} — {} — revision {}{}{}",
         p.name,
         p.state.as_str(),
         p.revision_hash,
@@ -239,7 +243,11 @@ pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
             " (current)"
         } else {
             " (old)"
-        }
+        },
+        p.why
+            .as_deref()
+            .map(|w| format!(" — {w}"))
+            .unwrap_or_default()
     );
     view! {
         <li class=class title=title.clone() aria-label=title data-pod=p.name.clone()>
@@ -283,9 +291,13 @@ fn tile(n: &NodeModel) -> Tile {
         n.name,
         n.status,
         pod.map_or("no pod".to_string(), |p| format!(
-            "{} {}",
+            "{} {}{}",
             p.name,
-            p.state.as_str()
+            p.state.as_str(),
+            p.why
+                .as_deref()
+                .map(|w| format!(" — {w}"))
+                .unwrap_or_default()
         ))
     );
     Tile {

@@ -85,6 +85,54 @@ pub struct PodChip {
     pub current_revision: bool,
     /// Seconds left of the termination grace period, while terminating.
     pub grace_left: Option<f64>,
+    /// Why the pod is not running, or is going away, as the API says it: a condition's reason
+    /// and message (`Unschedulable: 0/6 nodes are available: …`, `DeletionByTaintManager: …`)
+    /// or how it failed.
+    pub why: Option<String>,
+}
+
+/// The API's own words for a pod that waits, fails or is being removed (see [`PodChip::why`]).
+pub fn pod_why(p: &Pod) -> Option<String> {
+    let status = p.status.as_ref()?;
+    let said = |c: &k8s_openapi::api::core::v1::PodCondition| {
+        let reason = c.reason.as_deref().unwrap_or(&c.type_);
+        Some(match c.message.as_deref() {
+            Some(m) if !m.is_empty() => format!("{reason}: {m}"),
+            _ => reason.to_string(),
+        })
+    };
+    let conditions = status.conditions.as_deref().unwrap_or(&[]);
+    if let Some(c) = conditions
+        .iter()
+        .find(|c| c.type_ == "DisruptionTarget" && c.status == "True")
+    {
+        return said(c);
+    }
+    if let Some(c) = conditions
+        .iter()
+        .find(|c| c.type_ == "PodScheduled" && c.status == "False")
+    {
+        return said(c);
+    }
+    if status.phase.as_deref() == Some("Failed") {
+        if let Some(r) = &status.reason {
+            return Some(match status.message.as_deref() {
+                Some(m) if !m.is_empty() => format!("{r}: {m}"),
+                _ => r.clone(),
+            });
+        }
+        let terminated = status
+            .container_statuses
+            .iter()
+            .flatten()
+            .find_map(|cs| cs.state.as_ref()?.terminated.as_ref())?;
+        return Some(format!(
+            "{} (exit code {})",
+            terminated.reason.as_deref().unwrap_or("Terminated"),
+            terminated.exit_code
+        ));
+    }
+    None
 }
 
 /// One node card.
@@ -239,9 +287,14 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
                 .collect(),
         })
         .collect();
+    let card_of: std::collections::HashMap<String, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.name.clone(), i))
+        .collect();
     for p in pods.iter() {
         let target = controller::util::get_target_node_name(p).unwrap_or("");
-        let Some(card) = nodes.iter_mut().find(|n| n.name == target) else {
+        let Some(card) = card_of.get(target).map(|&i| &mut nodes[i]) else {
             continue;
         };
         let owner = controller::controller_ref::get_controller_of(&p.metadata);
@@ -269,6 +322,7 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
             revision_hash: hash,
             current_revision: current,
             grace_left,
+            why: pod_why(p),
         });
     }
     let daemon_sets = dss
