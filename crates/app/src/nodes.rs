@@ -139,11 +139,17 @@ fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView 
 
 /// How long a deleted pod's chip stays on its card, fading out (the CSS animation's length).
 const DEPARTURE: std::time::Duration = std::time::Duration::from_millis(700);
+/// ... and at most this much virtual time: at 16× the animation would otherwise span 11
+/// simulated seconds and sit beside the pod that replaced it.
+const DEPARTURE_VIRTUAL_SECS: f64 = 2.0;
 
-/// The pods that just left a node, as (id, name): a pod deleted from the API vanishes from the
+/// A pod that just left its node: (id, name, virtual time it left).
+type Departure = (u64, String, f64);
+
+/// The pods that just left a node: a pod deleted from the API vanishes from the
 /// model at once, so its card shows a fading "deleted" chip for a moment. Only while time moves
 /// forward: stepping back or resetting un-creates pods, which is not a deletion.
-fn departures(ctx: Ctx, node: Memo<Option<NodeModel>>) -> RwSignal<Vec<(u64, String)>> {
+fn departures(ctx: Ctx, node: Memo<Option<NodeModel>>) -> RwSignal<Vec<Departure>> {
     let gone = RwSignal::new(Vec::new());
     // (virtual time, pod names) at the last change, and the next departure's id.
     let seen = StoredValue::new((f64::NEG_INFINITY, Vec::<String>::new(), 0u64));
@@ -161,10 +167,10 @@ fn departures(ctx: Ctx, node: Memo<Option<NodeModel>>) -> RwSignal<Vec<(u64, Str
             for name in before.into_iter().filter(|p| !pods.contains(p)) {
                 let id = next;
                 next += 1;
-                gone.update(|g| g.push((id, name)));
+                gone.update(|g| g.push((id, name, t)));
                 set_timeout(
                     move || {
-                        gone.try_update(|g| g.retain(|(i, _)| *i != id));
+                        gone.try_update(|g| g.retain(|(i, _, _)| *i != id));
                     },
                     DEPARTURE,
                 );
@@ -175,7 +181,42 @@ fn departures(ctx: Ctx, node: Memo<Option<NodeModel>>) -> RwSignal<Vec<(u64, Str
     gone
 }
 
-fn node_body(n: &NodeModel, gone: RwSignal<Vec<(u64, String)>>) -> impl IntoView {
+/// The departures still shown: younger than [`DEPARTURE`] (the timeout removes them) and than
+/// [`DEPARTURE_VIRTUAL_SECS`] of virtual time (the clock is followed only while there are some).
+fn departed(ctx: Ctx, gone: RwSignal<Vec<Departure>>) -> Vec<String> {
+    gone.with(|g| {
+        if g.is_empty() {
+            return Vec::new();
+        }
+        ctx.frame.track();
+        still_shown(g, ctx.sim.with_value(|s| s.elapsed()))
+    })
+}
+
+fn still_shown(departures: &[Departure], now: f64) -> Vec<String> {
+    departures
+        .iter()
+        .filter(|(_, _, t)| now - t <= DEPARTURE_VIRTUAL_SECS)
+        .map(|(_, name, _)| name.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_departure_is_shown_for_two_virtual_seconds_at_most() {
+        let g = vec![(0, "a".to_string(), 10.0), (1, "b".to_string(), 11.5)];
+        assert_eq!(still_shown(&g, 10.0), ["a", "b"]);
+        assert_eq!(still_shown(&g, 12.0), ["a", "b"]);
+        assert_eq!(still_shown(&g, 12.5), ["b"]);
+        assert!(still_shown(&g, 14.0).is_empty());
+    }
+}
+
+fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
     let verdict = first_verdict(n).cloned();
     let (badge, badge_class) = match &verdict {
         Some(e) if e.decision.should_run => ("pod", "badge pod"),
@@ -194,7 +235,7 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<(u64, String)>>) -> impl IntoView
         </p>
         <ul class="pods" aria-label="pods">
             {n.pods.iter().map(pod_chip).collect_view()}
-            {move || gone.get().into_iter().map(|(_, name)| view! {
+            {move || departed(ctx, gone).into_iter().map(|name| view! {
                 <li class="gone" aria-hidden="true" data-gone=name.clone()>
                     <span class="pname">{name.clone()}</span>
                     <span class="pstate">"deleted"</span>
