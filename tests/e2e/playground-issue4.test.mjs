@@ -207,6 +207,11 @@ test('a screenshot of every preset at a telling moment', async () => {
     // The chart tells the story so far; the whole page shows every node.
     await page.getByRole('tab', { name: 'Chart' }).click();
     await page.screenshot({ path: new URL(`preset-${id}.png`, shots).pathname, fullPage: true });
+    if (id === 'node-too-small') {
+      // The card says why the pod on `tiny` never runs, in the scheduler's words.
+      const why = await page.locator('article.node[data-node="tiny"] .why').textContent();
+      assert.match(why, /Unschedulable: 0\/6 nodes are available: 1 Insufficient cpu/);
+    }
     assert.deepEqual(problems, [], id);
     await page.close();
   }
