@@ -94,9 +94,8 @@ pub struct PodChip {
 /// The API's own words for a pod that waits, fails or is being removed (see [`PodChip::why`]).
 pub fn pod_why(p: &Pod) -> Option<String> {
     let status = p.status.as_ref()?;
-    let said = |c: &k8s_openapi::api::core::v1::PodCondition| {
-        let reason = c.reason.as_deref().unwrap_or(&c.type_);
-        Some(match c.message.as_deref() {
+    let said = |reason: &str, message: Option<&str>| {
+        Some(match message {
             Some(m) if !m.is_empty() => format!("{reason}: {m}"),
             _ => reason.to_string(),
         })
@@ -106,20 +105,23 @@ pub fn pod_why(p: &Pod) -> Option<String> {
         .iter()
         .find(|c| c.type_ == "DisruptionTarget" && c.status == "True")
     {
-        return said(c);
+        return said(
+            c.reason.as_deref().unwrap_or(&c.type_),
+            c.message.as_deref(),
+        );
     }
     if let Some(c) = conditions
         .iter()
         .find(|c| c.type_ == "PodScheduled" && c.status == "False")
     {
-        return said(c);
+        return said(
+            c.reason.as_deref().unwrap_or(&c.type_),
+            c.message.as_deref(),
+        );
     }
     if status.phase.as_deref() == Some("Failed") {
         if let Some(r) = &status.reason {
-            return Some(match status.message.as_deref() {
-                Some(m) if !m.is_empty() => format!("{r}: {m}"),
-                _ => r.clone(),
-            });
+            return said(r, status.message.as_deref());
         }
         let terminated = status
             .container_statuses
