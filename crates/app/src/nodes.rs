@@ -201,20 +201,6 @@ fn still_shown(departures: &[Departure], now: f64) -> Vec<String> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_departure_is_shown_for_two_virtual_seconds_at_most() {
-        let g = vec![(0, "a".to_string(), 10.0), (1, "b".to_string(), 11.5)];
-        assert_eq!(still_shown(&g, 10.0), ["a", "b"]);
-        assert_eq!(still_shown(&g, 12.0), ["a", "b"]);
-        assert_eq!(still_shown(&g, 12.5), ["b"]);
-        assert!(still_shown(&g, 14.0).is_empty());
-    }
-}
-
 fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let verdict = first_verdict(n).cloned();
@@ -424,5 +410,19 @@ fn AddNodes(close: impl Fn() + Copy + 'static) -> impl IntoView {
             <button type="button" on:click=move |_| close()>"Cancel"</button>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_departure_is_shown_for_two_virtual_seconds_at_most() {
+        let g = vec![(0, "a".to_string(), 10.0), (1, "b".to_string(), 11.5)];
+        assert_eq!(still_shown(&g, 10.0), ["a", "b"]);
+        assert_eq!(still_shown(&g, 12.0), ["a", "b"]);
+        assert_eq!(still_shown(&g, 12.5), ["b"]);
+        assert!(still_shown(&g, 14.0).is_empty());
     }
 }
