@@ -47,6 +47,16 @@ async function counters(page) {
   return page.locator('tr[data-ds] td[data-col]').allTextContents();
 }
 
+/**
+ * Puts a link in the address bar of an open page, as a user pastes one: only the fragment
+ * changes, and the page reloads itself to open it.
+ */
+async function paste(page, url) {
+  const reloaded = page.waitForEvent('load');
+  await page.goto(url);
+  await reloaded;
+}
+
 async function playTo(page, t) {
   await page.getByLabel('Speed').selectOption('8');
   await page.getByRole('button', { name: 'Play' }).click();
@@ -104,8 +114,7 @@ test('edits survive a reload; a corrupt link shows a message and the saved work 
   assert.ok(await page.locator('article.node[data-node="worker2"].cordoned').count());
 
   // A link cut short and changed on the way.
-  await page.goto(`${BASE_URL}#s=1.q1YqzUvPLEnVTc7PK0ktLlGyUlAqSSxOzbEtzsjPS8ksqlSq5QIA~~&t=5`);
-  await page.reload();
+  await paste(page, `${BASE_URL}#s=1.q1YqzUvPLEnVTc7PK0ktLlGyUlAqSSxOzbEtzsjPS8ksqlSq5QIA~~&t=5`);
   await ready(page);
   const notice = await page.getByTestId('notice').textContent();
   assert.match(notice, /share link cannot be opened/i);
@@ -115,10 +124,43 @@ test('edits survive a reload; a corrupt link shows a message and the saved work 
   const saved = await page.evaluate(() => localStorage.getItem('dsplay.autosave'));
   assert.ok(saved && saved.startsWith('#s=1.'), 'the saved work is still in storage');
   // An unknown format version is named.
-  await page.goto(`${BASE_URL}#s=9.abc`);
-  await page.reload();
+  await paste(page, `${BASE_URL}#s=9.abc`);
   await ready(page);
   assert.match(await page.getByTestId('notice').textContent(), /9/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('opening a link keeps the saved session aside and can restore it; a link pasted into the address bar opens', async () => {
+  // A link to the default preset with worker4 cordoned.
+  const author = await fresh();
+  await author.page.goto(BASE_URL);
+  await ready(author.page);
+  await cordon(author.page, 'worker4');
+  await author.page.getByRole('button', { name: 'Share link' }).click();
+  const link = await author.page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  await author.context.close();
+
+  const { context, page, problems } = await fresh();
+  await page.goto(BASE_URL);
+  await ready(page);
+  await cordon(page, 'worker2');
+  await page.waitForTimeout(300);
+  // Pasted into the address bar of the open page: only the fragment changes.
+  await paste(page, link);
+  await ready(page);
+  assert.match(await scriptText(page), /kubectl cordon worker4/, 'the link opened');
+  assert.doesNotMatch(await scriptText(page), /worker2/);
+  const kept = await page.getByTestId('kept').textContent();
+  assert.match(kept, /dsplay\.autosave\.kept\./, 'says where the previous session is kept');
+  await page.getByTestId('kept').getByRole('button', { name: 'Restore it' }).click();
+  assert.match(await scriptText(page), /kubectl cordon worker2/, 'the previous session is back');
+  assert.doesNotMatch(page.url(), /#s=/, 'the link left the address');
+  await page.waitForTimeout(1200);
+  await page.reload();
+  await ready(page);
+  assert.match(await scriptText(page), /kubectl cordon worker2/, 'and it is what a reload restores');
+  assert.equal(await page.getByTestId('kept').count(), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });

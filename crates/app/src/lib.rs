@@ -269,12 +269,22 @@ pub fn App() -> impl IntoView {
     let mut notices = Vec::new();
     let mut theme0 = opts.theme.clone();
     let mut first: Option<Start> = None;
+    let mut from_saved = false;
+    // What the page opens instead of the saved session, for the notice.
+    let mut opened = if opts.preset.is_some() {
+        "the preset named in the address"
+    } else {
+        "the default preset"
+    };
     if let Some(link) = &opts.share {
         match scenario::share::decode(link) {
             Ok(sh) => {
                 theme0 = theme0.or(sh.view.theme.clone());
                 match Start::shared(sh) {
-                    Ok(s) => first = Some(s),
+                    Ok(s) => {
+                        first = Some(s);
+                        opened = "the shared link";
+                    }
                     Err(e) => notices.push(format!(
                         "This share link holds a scenario that cannot start: {e}"
                     )),
@@ -291,7 +301,10 @@ pub fn App() -> impl IntoView {
             Some(Ok(sh)) => {
                 theme0 = theme0.or(sh.view.theme.clone());
                 match Start::shared(sh) {
-                    Ok(s) => first = Some(s),
+                    Ok(s) => {
+                        first = Some(s);
+                        from_saved = true;
+                    }
                     Err(e) => notices.push(format!("Your saved work could not be restored: {e}")),
                 }
             }
@@ -307,6 +320,14 @@ pub fn App() -> impl IntoView {
         Some(s) => Ok(s),
         None => Start::preset(&id),
     };
+    // Opening a link or a `?preset=` replaces the saved session: keep that one aside first.
+    let kept = match (&first, opts.embed || from_saved) {
+        (Ok(start), false) => persist::keep_saved_aside(start.sim.scenario()),
+        _ => None,
+    };
+    if !opts.embed {
+        persist::reload_on_new_link();
+    }
     let theme = RwSignal::new(match theme0.as_deref() {
         Some("light") => Theme::Light,
         Some("dark") => Theme::Dark,
@@ -314,6 +335,7 @@ pub fn App() -> impl IntoView {
     });
     Effect::new(move |_| theme.get().apply());
     let notice = RwSignal::new((!notices.is_empty()).then(|| notices.join("\n\n")));
+    let kept = RwSignal::new(kept);
     match first {
         Ok(start) => {
             let start = RwSignal::new_local(start);
@@ -324,6 +346,25 @@ pub fn App() -> impl IntoView {
                         <div class="notice" role="alert" data-testid="notice">
                             <pre>{n}</pre>
                             <button on:click=move |_| notice.set(None)>"Dismiss"</button>
+                        </div>
+                    })}
+                    {move || kept.get().map(|key| view! {
+                        <div class="notice kept" role="status" data-testid="kept">
+                            <p>{format!("This page opened {opened}. Your previous session was kept aside in this browser, under “")}
+                                <code>{key.clone()}</code>"”."</p>
+                            <button on:click=move |_| {
+                                match persist::take_kept(&key).and_then(Start::shared) {
+                                    Ok(s) => {
+                                        persist::clear_address();
+                                        start.set(s);
+                                        kept.set(None);
+                                    }
+                                    Err(e) => notice.set(Some(format!(
+                                        "Your previous session could not be restored: {e}"
+                                    ))),
+                                }
+                            }>"Restore it"</button>
+                            <button on:click=move |_| kept.set(None)>"Dismiss"</button>
                         </div>
                     })}
                     {move || {

@@ -9,6 +9,9 @@ use scenario::Scenario;
 pub const AUTOSAVE_KEY: &str = "dsplay.autosave";
 /// Where a saved state that failed to decode is kept (never deleted).
 pub const BROKEN_KEY_PREFIX: &str = "dsplay.autosave.unreadable.";
+/// Where the saved session is kept when the page opens something else (a share link, a
+/// `?preset=`): the new session's autosave would otherwise overwrite it.
+pub const KEPT_KEY_PREFIX: &str = "dsplay.autosave.kept.";
 
 /// The options of the page address (`?embed=1&autoplay=1&speed=4&preset=…&panel=…&theme=…&controls=0`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -129,6 +132,70 @@ pub fn load_saved() -> Option<Result<Shared, String>> {
                 }
             )))
         }
+    }
+}
+
+/// Before the page starts `opening` instead of the saved session: keeps that session aside
+/// (under [`KEPT_KEY_PREFIX`]`<time>`) unless it holds the same scenario, and returns the key.
+/// Nothing a user built is overwritten by opening a link.
+pub fn keep_saved_aside(opening: &Scenario) -> Option<String> {
+    let st = storage()?;
+    let saved = st.get_item(AUTOSAVE_KEY).ok().flatten()?;
+    if let Ok(s) = share::decode(&saved) {
+        if s.scenario.same_content(opening) {
+            return None;
+        }
+    }
+    let key = format!("{KEPT_KEY_PREFIX}{}", js_sys::Date::now() as u64);
+    st.set_item(&key, &saved).ok()?;
+    Some(key)
+}
+
+/// The session kept under `key`, removed from there once read back.
+pub fn take_kept(key: &str) -> Result<Shared, String> {
+    let st = storage().ok_or("the browser's storage is not available")?;
+    let saved = st
+        .get_item(key)
+        .ok()
+        .flatten()
+        .ok_or_else(|| format!("nothing is kept under “{key}” any more"))?;
+    let s = share::decode(&saved).map_err(|e| format!("{}\n  hint: {}", e.message, e.hint))?;
+    let _ = st.remove_item(key);
+    Ok(s)
+}
+
+/// Reloads the page when the address's share link is changed by hand (a link pasted into the
+/// address bar of an open playground only changes the fragment, which loads nothing): the
+/// page then opens it as it opens any link. The app's own address updates use
+/// `history.replaceState`, which fires no `hashchange`.
+pub fn reload_on_new_link() {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let on_change = Closure::<dyn Fn()>::new(|| {
+        let Some(w) = web_sys::window() else {
+            return;
+        };
+        let hash = w.location().hash().unwrap_or_default();
+        if hash.trim_start_matches('#').starts_with("s=") {
+            let _ = w.location().reload();
+        }
+    });
+    let _ = w.add_event_listener_with_callback("hashchange", on_change.as_ref().unchecked_ref());
+    // Listens for the page's lifetime.
+    on_change.forget();
+}
+
+/// Takes the query and fragment out of the address (after restoring a kept session, so that
+/// a reload restores it again instead of reopening the link).
+pub fn clear_address() {
+    if let (Some(h), Some(path)) = (
+        web_sys::window().and_then(|w| w.history().ok()),
+        web_sys::window().and_then(|w| w.location().pathname().ok()),
+    ) {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
     }
 }
 
