@@ -165,6 +165,47 @@ test('opening a link keeps the saved session aside and can restore it; a link pa
   await context.close();
 });
 
+test('with the storage full, opening a link does not save over the session it could not keep', async () => {
+  const author = await fresh();
+  await author.page.goto(BASE_URL);
+  await ready(author.page);
+  await cordon(author.page, 'worker4');
+  await author.page.getByRole('button', { name: 'Share link' }).click();
+  const link = await author.page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  await author.context.close();
+
+  const { context, page, problems } = await fresh();
+  await page.goto(BASE_URL);
+  await ready(page);
+  await cordon(page, 'worker2');
+  await page.waitForTimeout(300);
+  const before = await page.evaluate(() => localStorage.getItem('dsplay.autosave'));
+  assert.ok(before, 'the session is saved');
+  // Fill the origin's storage until not even one more character fits.
+  await page.evaluate(() => {
+    let n = 1 << 20;
+    let i = 0;
+    while (n > 0) {
+      try {
+        localStorage.setItem(`fill${i++}`, 'x'.repeat(n));
+      } catch {
+        n >>= 1;
+      }
+    }
+  });
+  await paste(page, link);
+  await ready(page);
+  assert.match(await scriptText(page), /kubectl cordon worker4/, 'the link opened');
+  const notice = await page.getByTestId('notice').textContent();
+  assert.match(notice, /could not be kept aside/);
+  assert.match(notice, /will not save over it/);
+  await cordon(page, 'worker3');
+  await page.waitForTimeout(1500);
+  assert.equal(await page.evaluate(() => localStorage.getItem('dsplay.autosave')), before, 'the old session is still the saved one');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the demo page renders three working embeds in sandboxed iframes', async () => {
   const { context, page, problems } = await fresh();
   await page.goto(new URL('public/embed-demo.html', BASE_URL).href);

@@ -322,7 +322,10 @@ pub fn App() -> impl IntoView {
     };
     // Opening a link or a `?preset=` replaces the saved session: keep that one aside first.
     let kept = match (&first, opts.embed || from_saved) {
-        (Ok(start), false) => persist::keep_saved_aside(start.sim.scenario()),
+        (Ok(start), false) => persist::keep_saved_aside(start.sim.scenario()).unwrap_or_else(|e| {
+            notices.push(e);
+            None
+        }),
         _ => None,
     };
     if !opts.embed {

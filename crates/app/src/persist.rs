@@ -101,6 +101,9 @@ fn storage() -> Option<web_sys::Storage> {
 
 /// What an autosave holds: the scenario with every edit, the view, and the time.
 pub fn save(scenario: &Scenario, view: &ShareView, t: f64) {
+    if SAVING_BLOCKED.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     let Some(st) = storage() else {
         return;
     };
@@ -135,20 +138,43 @@ pub fn load_saved() -> Option<Result<Shared, String>> {
     }
 }
 
+/// Set when the saved session could not be kept aside: this page then never saves over it.
+static SAVING_BLOCKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Before the page starts `opening` instead of the saved session: keeps that session aside
 /// (under [`KEPT_KEY_PREFIX`]`<time>`) unless it holds the same scenario, and returns the key.
-/// Nothing a user built is overwritten by opening a link.
-pub fn keep_saved_aside(opening: &Scenario) -> Option<String> {
-    let st = storage()?;
-    let saved = st.get_item(AUTOSAVE_KEY).ok().flatten()?;
+/// Nothing a user built is overwritten by opening a link: when no copy can be stored (the
+/// storage is full), this page stops autosaving and the error says so.
+pub fn keep_saved_aside(opening: &Scenario) -> Result<Option<String>, String> {
+    let Some(st) = storage() else {
+        return Ok(None);
+    };
+    let Some(saved) = st.get_item(AUTOSAVE_KEY).ok().flatten() else {
+        return Ok(None);
+    };
     if let Ok(s) = share::decode(&saved) {
         if s.scenario.same_content(opening) {
-            return None;
+            return Ok(None);
         }
     }
+    // The same session kept already (the page opened links twice): point at that copy.
+    let already = (0..st.length().unwrap_or(0))
+        .filter_map(|i| st.key(i).ok().flatten())
+        .filter(|k| k.starts_with(KEPT_KEY_PREFIX))
+        .find(|k| st.get_item(k).ok().flatten().as_deref() == Some(saved.as_str()));
+    if already.is_some() {
+        return Ok(already);
+    }
     let key = format!("{KEPT_KEY_PREFIX}{}", js_sys::Date::now() as u64);
-    st.set_item(&key, &saved).ok()?;
-    Some(key)
+    if st.set_item(&key, &saved).is_err() {
+        SAVING_BLOCKED.store(true, std::sync::atomic::Ordering::Relaxed);
+        return Err(
+            "Your previous session could not be kept aside: the browser refused to store a copy (its storage for this site may be full).\n  \
+             hint: this page will not save over it; open the playground without the link to go back to it, or download this scenario (Download YAML) to keep it."
+                .to_string(),
+        );
+    }
+    Ok(Some(key))
 }
 
 /// The session kept under `key`, removed from there once read back.
