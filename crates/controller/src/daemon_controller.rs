@@ -255,6 +255,16 @@ struct MapAcross {
 }
 
 impl MapAcross {
+    /// This sync's memo when the map kept across syncs still holds (claiming wrote nothing).
+    fn reused(&self, writes: u64) -> MapMemo {
+        MapMemo {
+            writes,
+            claim_wrote: false,
+            map: self.map.clone(),
+            per_node: self.per_node.clone(),
+        }
+    }
+
     /// The same claim inputs of the DaemonSet (R-CLM: identity, deletion state, selector).
     fn same_claim_inputs(&self, ds: &DaemonSet) -> bool {
         self.uid == ds.metadata.uid
@@ -871,13 +881,9 @@ impl DaemonSetsController {
                 .get(&across_key_of(ds, include_deleted_terminal))
                 .filter(|a| version.is_some() && a.version == version && a.same_claim_inputs(ds))
             {
-                let map = across.map.clone();
-                self.map_memo[slot] = Some(MapMemo {
-                    writes: self.writes,
-                    claim_wrote: false,
-                    map: map.clone(),
-                    per_node: across.per_node.clone(),
-                });
+                let memo = across.reused(self.writes);
+                let map = memo.map.clone();
+                self.map_memo[slot] = Some(memo);
                 return Ok(map);
             }
         }
@@ -895,13 +901,9 @@ impl DaemonSetsController {
                 .filter(|a| a.still_holds(ds, &pods))
             {
                 across.version = version;
-                let map = across.map.clone();
-                self.map_memo[slot] = Some(MapMemo {
-                    writes: self.writes,
-                    claim_wrote: false,
-                    map: map.clone(),
-                    per_node: across.per_node.clone(),
-                });
+                let memo = across.reused(self.writes);
+                let map = memo.map.clone();
+                self.map_memo[slot] = Some(memo);
                 return Ok(map);
             }
             if let Some(map) = self.update_map_across(
