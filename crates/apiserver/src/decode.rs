@@ -514,15 +514,11 @@ fn typed<T: DeserializeOwned>(
     let object: T = de::from_node(node, &mut unknown)
         .map_err(|e| type_error(source, &server_prefix, node, &e))?;
     if let Some(first) = unknown.first() {
-        let list: Vec<String> = unknown
-            .iter()
-            .map(|u| format!("unknown field {}", quote(&u.path)))
-            .collect();
         return Err(DecodeError::new(
             source,
             first.pos,
             DecodeErrorKind::UnknownField,
-            format!("{server_prefix} strict decoding error: {}", list.join(", ")),
+            format!("{server_prefix} {}", strict_error(&unknown)),
         )
         .with_path(first.path.clone())
         .with_hint(unknown_field_hint(first)));
@@ -544,13 +540,19 @@ pub fn decode_json<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, 
             .to_string()
     })?;
     if !unknown.is_empty() {
-        let list: Vec<String> = unknown
-            .iter()
-            .map(|u| format!("unknown field {}", quote(&u.path)))
-            .collect();
-        return Err(format!("strict decoding error: {}", list.join(", ")));
+        return Err(strict_error(&unknown));
     }
     Ok(object)
+}
+
+/// The API server's strict field validation message: `strict decoding error: unknown field
+/// "spec.x", unknown field "spec.y"`.
+fn strict_error(unknown: &[UnknownField]) -> String {
+    let list: Vec<String> = unknown
+        .iter()
+        .map(|u| format!("unknown field {}", quote(&u.path)))
+        .collect();
+    format!("strict decoding error: {}", list.join(", "))
 }
 
 fn type_error(source: &str, server_prefix: &str, root: &Node, e: &DeError) -> DecodeError {

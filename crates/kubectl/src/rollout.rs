@@ -259,14 +259,12 @@ pub(crate) fn history(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult,
                 )),
             );
         };
-        let template = controller::history::revision_template(rev)
-            .and_then(|t| apiserver::decode_json::<PodTemplateSpec>(&t).ok())
-            .ok_or_else(|| {
-                Fail::new(format!(
-                    "error: unable to parse history {}",
-                    rev.metadata.name.as_deref().unwrap_or("")
-                ))
-            })?;
+        let template = template_of(rev).ok_or_else(|| {
+            Fail::new(format!(
+                "error: unable to parse history {}",
+                rev.metadata.name.as_deref().unwrap_or("")
+            ))
+        })?;
         let text = crate::describe::pod_template(&template);
         return Ok(CommandResult::out(format!(
             "daemonset.apps/{name} with revision #{revision}\n{text}\n"
@@ -324,13 +322,11 @@ pub(crate) fn undo(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fa
     let Some(rev) = target_rev else {
         return Err(not_found(to));
     };
-    let template = controller::history::revision_template(rev)
-        .and_then(|t| apiserver::decode_json::<PodTemplateSpec>(&t).ok())
-        .ok_or_else(|| {
-            Fail::new(format!(
-                "error: failed restoring revision {to}: invalid revision data"
-            ))
-        })?;
+    let template = template_of(rev).ok_or_else(|| {
+        Fail::new(format!(
+            "error: failed restoring revision {to}: invalid revision data"
+        ))
+    })?;
     let spec = &mut ds.spec;
     // R-KC-6: the revision data equals the current template's patch.
     let same = serde_json::to_value(&spec.template).ok() == serde_json::to_value(&template).ok();
@@ -364,4 +360,10 @@ pub(crate) fn restart(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult,
     Ok(CommandResult::out(format!(
         "daemonset.apps/{name} restarted\n"
     )))
+}
+
+/// The pod template a revision records, decoded as the API server decodes it.
+fn template_of(rev: &ControllerRevision) -> Option<PodTemplateSpec> {
+    let t = controller::history::revision_template(rev)?;
+    apiserver::decode_json(&t).ok()
 }
