@@ -57,6 +57,28 @@ async function paste(page, url) {
   await reloaded;
 }
 
+/** A share link to the default preset with `node` cordoned, made in a browser of its own. */
+async function linkWithCordon(node) {
+  const author = await fresh();
+  await author.page.goto(BASE_URL);
+  await ready(author.page);
+  await cordon(author.page, node);
+  await author.page.getByRole('button', { name: 'Share link' }).click();
+  const link = await author.page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  await author.context.close();
+  return link;
+}
+
+/** A fresh browser whose saved session is the default preset with `node` cordoned. */
+async function savedSessionWithCordon(node) {
+  const session = await fresh();
+  await session.page.goto(BASE_URL);
+  await ready(session.page);
+  await cordon(session.page, node);
+  await session.page.waitForTimeout(300);
+  return session;
+}
+
 async function playTo(page, t) {
   await page.getByLabel('Speed').selectOption('8');
   await page.getByRole('button', { name: 'Play' }).click();
@@ -132,20 +154,8 @@ test('edits survive a reload; a corrupt link shows a message and the saved work 
 });
 
 test('opening a link keeps the saved session aside and can restore it; a link pasted into the address bar opens', async () => {
-  // A link to the default preset with worker4 cordoned.
-  const author = await fresh();
-  await author.page.goto(BASE_URL);
-  await ready(author.page);
-  await cordon(author.page, 'worker4');
-  await author.page.getByRole('button', { name: 'Share link' }).click();
-  const link = await author.page.getByRole('textbox', { name: 'Share link' }).inputValue();
-  await author.context.close();
-
-  const { context, page, problems } = await fresh();
-  await page.goto(BASE_URL);
-  await ready(page);
-  await cordon(page, 'worker2');
-  await page.waitForTimeout(300);
+  const link = await linkWithCordon('worker4');
+  const { context, page, problems } = await savedSessionWithCordon('worker2');
   // Pasted into the address bar of the open page: only the fragment changes.
   await paste(page, link);
   await ready(page);
@@ -166,19 +176,8 @@ test('opening a link keeps the saved session aside and can restore it; a link pa
 });
 
 test('with the storage full, opening a link does not save over the session it could not keep', async () => {
-  const author = await fresh();
-  await author.page.goto(BASE_URL);
-  await ready(author.page);
-  await cordon(author.page, 'worker4');
-  await author.page.getByRole('button', { name: 'Share link' }).click();
-  const link = await author.page.getByRole('textbox', { name: 'Share link' }).inputValue();
-  await author.context.close();
-
-  const { context, page, problems } = await fresh();
-  await page.goto(BASE_URL);
-  await ready(page);
-  await cordon(page, 'worker2');
-  await page.waitForTimeout(300);
+  const link = await linkWithCordon('worker4');
+  const { context, page, problems } = await savedSessionWithCordon('worker2');
   const before = await page.evaluate(() => localStorage.getItem('dsplay.autosave'));
   assert.ok(before, 'the session is saved');
   // Fill the origin's storage until not even one more character fits.
