@@ -217,15 +217,13 @@ pub fn reload_on_new_link() {
 /// Takes the query and fragment out of the address (after restoring a kept session, so that
 /// a reload restores it again instead of reopening the link).
 pub fn clear_address() {
-    if let (Some(h), Some(path)) = (
-        web_sys::window().and_then(|w| w.history().ok()),
-        web_sys::window().and_then(|w| w.location().pathname().ok()),
-    ) {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
+    if let Some(path) = web_sys::window().and_then(|w| w.location().pathname().ok()) {
+        replace_address(&path);
     }
 }
 
-/// Puts `fragment` (`#s=…`) in the address bar without a reload or a history entry.
+/// Puts `fragment` (`#s=…`, or any address of this page) in the address bar without a reload
+/// or a history entry.
 pub fn replace_address(fragment: &str) {
     if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment));
