@@ -27,6 +27,28 @@ fn import(c: &mut Criterion) {
         b.iter(|| scenario::import::import_nodes("nodes.json", &json).map(|n| n.len()))
     });
     g.finish();
+
+    // Into a scenario: imported nodes are compacted into numbered pools (`{pool, count}`), which
+    // was quadratic in the nodes (1.4 s at 5,000).
+    let five = many::many_nodes(5_000);
+    let entries = scenario::import::import_nodes("nodes.yaml", &five).unwrap_or_default();
+    let p = scenario::presets::get("f1-one-pod-per-node").expect("preset");
+    let base = scenario::parse(p.file, p.text).expect("parses");
+    let mut g = c.benchmark_group("import_5000_nodes");
+    g.sample_size(10);
+    g.bench_function("merge into the scenario (compact into pools)", |b| {
+        b.iter(|| {
+            let mut s = base.clone();
+            scenario::import::merge_nodes(
+                &mut s,
+                entries.clone(),
+                scenario::import::Merge::Replace,
+                "nodes.yaml",
+            )
+            .map(|()| s.nodes.len())
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, import);

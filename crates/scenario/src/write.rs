@@ -69,13 +69,14 @@ fn name_runs(names: &[String]) -> Vec<Names> {
 }
 
 /// Whether `names` (two or more) are one numbered pool, written as one `{pool, count, from}`.
+#[cfg(test)]
 pub(crate) fn is_one_pool(names: &[String]) -> bool {
     matches!(name_runs(names).as_slice(), [Names::Pool { .. }])
 }
 
 /// Ways to read `name` as `<pool><number>`: every split inside its trailing digits where the
 /// number has no leading zero.
-fn splits(name: &str) -> Vec<(&str, u64)> {
+pub(crate) fn splits(name: &str) -> Vec<(&str, u64)> {
     let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
     (name.len() - digits..name.len())
         .filter_map(|at| {
