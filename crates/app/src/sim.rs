@@ -11,6 +11,17 @@ use scenario::Scenario;
 /// Most simulation events processed in one animation tick (keeps a frame short on big clusters).
 pub const MAX_EVENTS_PER_TICK: usize = 20_000;
 
+/// `performance.now()`: the timeline paces its checkpoints by what stepping and cloning cost
+/// (the standard library has no clock in the browser).
+#[cfg(target_arch = "wasm32")]
+fn page_clock() -> f64 {
+    thread_local! {
+        static PERFORMANCE: Option<web_sys::Performance> =
+            web_sys::window().and_then(|w| w.performance());
+    }
+    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
+}
+
 /// What a command typed in the terminal (or made by an edit) printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
@@ -27,7 +38,10 @@ pub struct Sim {
 
 impl Sim {
     pub fn new(scenario: Scenario) -> Result<Sim, String> {
-        let timeline = Timeline::new(scenario).map_err(|e| e.to_string())?;
+        #[cfg_attr(not(target_arch = "wasm32"), allow(unused_mut))]
+        let mut timeline = Timeline::new(scenario).map_err(|e| e.to_string())?;
+        #[cfg(target_arch = "wasm32")]
+        timeline.set_clock(Some(page_clock));
         Ok(Sim { timeline })
     }
 

@@ -10,6 +10,15 @@
 //! rebuilt on the way when a replay lands elsewhere), so a step back replays at most `dense`
 //! events. The trace is kept once, here ([`Timeline::trace`]), not in every checkpoint.
 //!
+//! With a [`Clock`] (natively always; in the page, the playground passes `performance.now`)
+//! the dense tier is paced by cost instead of by event count: a dense checkpoint is taken once
+//! the steps since the last checkpoint took [`DENSE_WORK_FACTOR`] times what the last clone
+//! took. Events differ in cost by orders of magnitude (a pod bound on one node, a controller
+//! sync walking 5,000), and so does a clone with the cluster's size: counting events either
+//! clones the whole cluster every few hundred microseconds of play (5,000 nodes creating their
+//! pods: 25× slower than playing) or replays long syncs on a step back. Where checkpoints fall
+//! changes only speed, never a state: any checkpoint replays to the same one.
+//!
 //! The timeline also records what the time controls show: the visible changes ([`Mark`], with a
 //! [`Caption`]) and the counter samples of the chart ([`Sample`]).
 //!
@@ -41,6 +50,31 @@ fn dense_spacing(nodes: usize) -> u64 {
 fn sparse_cap(nodes: usize) -> usize {
     (8_000 / nodes.max(1)).clamp(6, MAX_CHECKPOINTS)
 }
+/// With a clock, a dense checkpoint is due once the steps since the last checkpoint took this
+/// many times what the last clone took (clones stay near a fifth of the cost of playing, and a
+/// step back replays about this many clones' worth).
+pub const DENSE_WORK_FACTOR: f64 = 4.0;
+/// ... and not before this much stepping (milliseconds) on small clusters, whose clones are
+/// nearly free.
+pub const DENSE_MIN_WORK_MS: f64 = 2.0;
+
+/// Milliseconds since some fixed origin, for pacing checkpoints by what they cost.
+pub type Clock = fn() -> f64;
+
+/// The native clock (the default outside the browser, where `std::time` has no clock).
+#[cfg(not(target_arch = "wasm32"))]
+fn native_clock() -> f64 {
+    use std::sync::OnceLock;
+    use std::time::Instant;
+    static ORIGIN: OnceLock<Instant> = OnceLock::new();
+    ORIGIN.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e3
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+const DEFAULT_CLOCK: Option<Clock> = Some(native_clock);
+#[cfg(target_arch = "wasm32")]
+const DEFAULT_CLOCK: Option<Clock> = None;
+
 /// Most events one step forward looks through for a visible change.
 pub const MAX_STEP_EVENTS: usize = 200_000;
 
@@ -116,6 +150,12 @@ pub struct Timeline {
     horizon: Position,
     /// The counters after the last observation.
     seen_counts: Vec<SampleCounts>,
+    /// Paces dense checkpoints by cost; without one, every `dense` events.
+    clock: Option<Clock>,
+    /// Milliseconds spent stepping since the last checkpoint was taken or restored.
+    work_ms: f64,
+    /// Milliseconds the last checkpoint's clone took.
+    clone_ms: f64,
 }
 
 impl Timeline {
@@ -143,6 +183,9 @@ impl Timeline {
             horizon: play.position(),
             seen_counts,
             play,
+            clock: DEFAULT_CLOCK,
+            work_ms: 0.0,
+            clone_ms: 0.0,
         };
         t.sample();
         t
@@ -208,7 +251,8 @@ impl Timeline {
         &self.samples
     }
 
-    /// Checkpoints held (sparse + dense), and the events between two sparse / dense ones.
+    /// Checkpoints held (sparse + dense), and the events between two sparse / dense ones (with
+    /// a clock, the dense figure is the spacing of the last two dense checkpoints).
     pub fn checkpoint_stats(&self) -> (usize, u64, u64) {
         (
             self.checkpoints.len() + self.recent.len(),
@@ -311,7 +355,8 @@ impl Timeline {
             .last()
             .is_some_and(|l| pos.events >= l.position().events + self.spacing)
         {
-            self.checkpoints.push(self.play.clone());
+            let copy = self.checkpoint();
+            self.checkpoints.push(copy);
             if self.checkpoints.len() > self.cap + 1 {
                 // Keep the start and every other one after it.
                 let mut i = 0;
@@ -330,9 +375,20 @@ impl Timeline {
         let last = below(&self.checkpoints)
             .max(below(&self.recent))
             .unwrap_or(0);
-        if pos.events >= last + self.dense {
+        let due = match self.clock {
+            Some(_) => {
+                pos.events > last
+                    && self.work_ms >= (DENSE_WORK_FACTOR * self.clone_ms).max(DENSE_MIN_WORK_MS)
+            }
+            None => pos.events >= last + self.dense,
+        };
+        if due {
+            if self.clock.is_some() {
+                self.dense = pos.events - last;
+            }
             let i = self.recent.partition_point(|c| c.position() <= pos);
-            self.recent.insert(i, self.play.clone());
+            let copy = self.checkpoint();
+            self.recent.insert(i, copy);
             if self.recent.len() > RECENT_CHECKPOINTS {
                 // Drop the one furthest from here.
                 let first_gap = pos.events.saturating_sub(self.recent[0].position().events);
@@ -349,9 +405,39 @@ impl Timeline {
         }
     }
 
+    /// A clone of the playback, timed (the pace of the dense tier) when there is a clock.
+    fn checkpoint(&mut self) -> Playback {
+        let Some(clock) = self.clock else {
+            return self.play.clone();
+        };
+        let t0 = clock();
+        let copy = self.play.clone();
+        self.clone_ms = clock() - t0;
+        self.work_ms = 0.0;
+        copy
+    }
+
+    /// One event, its cost counted towards the next dense checkpoint.
+    fn step(&mut self) -> Option<cluster::StepReport> {
+        let Some(clock) = self.clock else {
+            return self.play.step();
+        };
+        let t0 = clock();
+        let report = self.play.step();
+        self.work_ms += clock() - t0;
+        report
+    }
+
+    /// Paces dense checkpoints by what stepping and cloning cost, measured with `clock`
+    /// (milliseconds); `None` paces them by event count (as the default does in the browser,
+    /// where the standard library has no clock).
+    pub fn set_clock(&mut self, clock: Option<Clock>) {
+        self.clock = clock;
+    }
+
     fn steps_observed(&mut self) -> Option<(Option<cluster::StepReport>, Option<Caption>)> {
         let log_from = self.play.log.len();
-        let report = self.play.step()?;
+        let report = self.step()?;
         let cap = self.observe(Some(&report), log_from);
         Some((Some(report), cap))
     }
@@ -446,7 +532,7 @@ impl Timeline {
         loop {
             let done = self.play.advance_to_instant(target, 0);
             self.play.session.cluster.take_trace();
-            if done || self.play.position() >= self.horizon || self.play.step().is_none() {
+            if done || self.play.position() >= self.horizon || self.step().is_none() {
                 break;
             }
             self.play.session.cluster.take_trace();
@@ -487,6 +573,7 @@ impl Timeline {
             self.recent.clear();
         }
         self.play = p;
+        self.work_ms = 0.0;
     }
 
     /// Restores the state at `pos` (at or before the horizon) exactly.
@@ -495,7 +582,7 @@ impl Timeline {
             self.set_play(cp);
         }
         while self.play.position().events < pos.events {
-            if self.play.step().is_none() {
+            if self.step().is_none() {
                 break;
             }
             self.play.session.cluster.take_trace();
@@ -583,7 +670,8 @@ impl Timeline {
         self.history_at.truncate(cut);
         if self.checkpoints.is_empty() {
             // The edit happened at the very start: the start is now the edited state.
-            self.checkpoints.push(self.play.clone());
+            let copy = self.checkpoint();
+            self.checkpoints.push(copy);
         }
         self.marks.retain(|m| m.position < s.at);
         let at = self.nanos(s.at.at);
@@ -609,7 +697,8 @@ impl Timeline {
             });
         }
         if self.checkpoints.last().is_some_and(|c| c.position() < s.at) {
-            self.checkpoints.push(self.play.clone());
+            let copy = self.checkpoint();
+            self.checkpoints.push(copy);
         }
         self.sample();
     }
