@@ -78,5 +78,67 @@ fn timeline(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, timeline);
+/// 5,000 nodes (a 5-node preset plus 4,995 added in one scenario) and a DaemonSet creating
+/// its 5,000 pods: the first 2 virtual seconds as the page plays them at 8× (frames of
+/// 8/60 s), checkpoints and all; and an edit adding 1,000 nodes to 4,000.
+fn timeline_5000(c: &mut Criterion) {
+    let p = scenario::presets::get("f1-one-pod-per-node").expect("preset");
+    let mut s = scenario::parse(p.file, p.text).expect("parses");
+    let nodes: String = (0..4_995)
+        .map(|i| format!(r#"{{"kind":"Node","apiVersion":"v1","metadata":{{"name":"big{i}"}},"status":{{"capacity":{{"cpu":"4","memory":"16Gi","pods":"110"}}}}}}"#))
+        .collect::<Vec<_>>()
+        .join(",");
+    let list = format!(r#"{{"kind":"List","apiVersion":"v1","items":[{nodes}]}}"#);
+    let entries = scenario::import::import_nodes("nodes.json", &list).expect("imports");
+    scenario::import::merge_nodes(&mut s, entries, scenario::import::Merge::Add, "nodes.json")
+        .expect("merges");
+    let fresh = Timeline::new(s).expect("starts");
+    let mut g = c.benchmark_group("timeline_5000_nodes");
+    g.sample_size(10);
+    g.bench_function("play 0-2 s (5,000 pods created) in 8x frames", |b| {
+        b.iter_batched(
+            || fresh.clone(),
+            |mut t| {
+                let mut now = 0.0;
+                while now < 2.0 {
+                    now += 8.0 / 60.0;
+                    t.advance_to(now, 20_000);
+                }
+                t
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    let mut at20 = fresh.clone();
+    at20.advance_to(20.0, usize::MAX);
+    let mut smaller = at20.clone();
+    // 4,000 nodes: remove the last 1,000 added so the edit brings the cluster back to 5,000.
+    for i in 3_995..4_995 {
+        smaller
+            .apply_edit(&Edit::RemoveNode {
+                node: format!("big{i}"),
+            })
+            .expect("removes");
+    }
+    g.bench_function("add 1,000 nodes to 4,000 (one edit)", |b| {
+        b.iter_batched(
+            || smaller.clone(),
+            |mut t| {
+                t.apply_edit(&Edit::AddNodes {
+                    prefix: "more".into(),
+                    count: 1_000,
+                    labels: Vec::new(),
+                    taints: Vec::new(),
+                    capacity: None,
+                })
+                .expect("adds");
+                t
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, timeline, timeline_5000);
 criterion_main!(benches);

@@ -623,8 +623,9 @@ impl Timeline {
     }
 
     /// A node or pod edit made with the mouse: its commands ([`Edit::commands`]), injected in
-    /// order. A bad edit is refused before anything runs; if a command fails, the ones before
-    /// it stay (each is a valid edit of its own).
+    /// order at this instant, and the future rewritten once for all of them (one visible
+    /// change: a step back undoes the whole edit). A bad edit is refused before anything runs;
+    /// if a command fails, the ones before it stay (each is a valid edit of its own).
     pub fn apply_edit(&mut self, edit: &Edit) -> Result<Vec<Record>, CommandError> {
         let existing: Vec<String> = self
             .play
@@ -638,7 +639,17 @@ impl Timeline {
             command: format!("{edit:?}"),
             output: format!("error: {e}\n"),
         })?;
-        commands.iter().map(|c| self.inject(c)).collect()
+        self.complete_instant();
+        let log_from = self.play.log.len();
+        let (records, splice, failed) = self.play.inject_all_spliced(&commands);
+        if let Some(s) = splice {
+            // One rewrite for all: the later commands ran at the same instant, after the first.
+            self.rewrite_future(&s, log_from);
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(records),
+        }
     }
 
     /// A manifest from the YAML editor ([`Playback::apply_manifest`]), as an edit now.

@@ -445,3 +445,64 @@ fn node_edits_become_the_commands_a_user_would_type_and_replay() {
     }
     assert_eq!(tl.scenario().script, script);
 }
+
+#[test]
+fn an_edit_of_many_commands_runs_them_as_one_change_and_as_injecting_each_would() {
+    use scenario::edit::Edit;
+    let start = || {
+        let mut tl =
+            Timeline::new(common::parse("f4-rolling-update-max-unavailable-1")).expect("ok");
+        tl.advance_to(12.5, usize::MAX);
+        tl
+    };
+    let add = Edit::AddNodes {
+        prefix: "extra".into(),
+        count: 4,
+        labels: vec!["disk=ssd".into()],
+        taints: Vec::new(),
+        capacity: None,
+    };
+    let mut batch = start();
+    let names: Vec<String> = batch
+        .cluster()
+        .nodes()
+        .iter()
+        .filter_map(|n| n.metadata.name.clone())
+        .collect();
+    let records = batch.apply_edit(&add).expect("adds");
+    let mut each = start();
+    for c in add.commands(&names).expect("valid") {
+        each.inject(&c).expect("runs");
+    }
+    assert_eq!(records.len(), 4);
+    assert_eq!(batch.scenario().script, each.scenario().script);
+    assert!(
+        now(&batch) == now(&each),
+        "the same state right after the edit"
+    );
+    // The same future, and the edited scenario replays to it from the start.
+    batch.advance_to(60.0, usize::MAX);
+    each.advance_to(60.0, usize::MAX);
+    assert!(now(&batch) == now(&each), "the same state 47.5 s later");
+    let mut fresh = Playback::new(batch.scenario().clone()).expect("ok");
+    fresh.advance_to(60.0, usize::MAX);
+    assert!(now(&batch) == snapshot(&fresh), "replays from the start");
+    // One visible change: one step back from it undoes all four nodes.
+    let mut again = start();
+    again.apply_edit(&add).expect("adds");
+    again.step_back();
+    let extra = |tl: &Timeline| {
+        tl.cluster()
+            .nodes()
+            .iter()
+            .filter(|n| {
+                n.metadata
+                    .name
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with("extra"))
+            })
+            .count()
+    };
+    assert_eq!(extra(&again), 0, "one step back is before the edit");
+    assert!(again.elapsed() <= 12.5);
+}
