@@ -2,7 +2,7 @@
 //! and timestamp formats of `k8s.io/apimachinery` (`duration.HumanDuration`).
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use k8s_openapi::jiff::{tz::TimeZone, Timestamp};
+use k8s_openapi::jiff::Timestamp;
 
 /// Go's `tabwriter.Writer` with `padchar ' '` and no flags: cells end at `\t`, a column block is
 /// a run of consecutive lines that have a cell in that column, the last cell of a line is not
@@ -205,9 +205,7 @@ pub(crate) fn age_ts(t: Timestamp, now: Timestamp) -> String {
 
 /// Go's `time.RFC1123Z` in UTC, as describe prints times: `Mon, 02 Jan 2006 15:04:05 +0000`.
 pub(crate) fn rfc1123z(t: Timestamp) -> String {
-    t.to_zoned(TimeZone::UTC)
-        .strftime("%a, %d %b %Y %H:%M:%S %z")
-        .to_string()
+    t.strftime("%a, %d %b %Y %H:%M:%S +0000").to_string()
 }
 
 /// RFC 3339 as the API server serializes times (`2024-05-01T12:00:00Z`).
