@@ -506,12 +506,6 @@ impl Playback {
         &mut self,
         commands: &[String],
     ) -> (Vec<Record>, Option<Splice>, Option<CommandError>) {
-        if let [one] = commands {
-            return match self.inject_spliced(one) {
-                Ok((r, s)) => (vec![r], s, None),
-                Err(e) => (Vec::new(), None, Some(e)),
-            };
-        }
         let before = self.clone();
         let mut records = Vec::new();
         let mut first = None;

@@ -24,6 +24,15 @@ fn snapshot(p: &Playback) -> Snapshot {
     snap(p, p.session.cluster.trace())
 }
 
+/// The names of the timeline's nodes now (what `Edit::commands` checks new names against).
+fn node_names(tl: &Timeline) -> Vec<String> {
+    tl.cluster()
+        .nodes()
+        .iter()
+        .filter_map(|n| n.metadata.name.clone())
+        .collect()
+}
+
 /// A timeline's present (its playback's trace lives in the timeline).
 fn now(tl: &Timeline) -> Snapshot {
     snap(tl.playback(), tl.trace())
@@ -304,12 +313,7 @@ fn node_edits_become_the_commands_a_user_would_type_and_replay() {
         taints: vec!["dedicated=gpu:NoSchedule".into()],
         capacity: Some("cpu=4,memory=8Gi,pods=110".into()),
     };
-    let names: Vec<String> = tl
-        .cluster()
-        .nodes()
-        .iter()
-        .filter_map(|n| n.metadata.name.clone())
-        .collect();
+    let names = node_names(&tl);
     let cmds = add.commands(&names).expect("valid");
     assert_eq!(cmds.len(), 3);
     assert!(cmds.iter().all(|c| c.starts_with("node add worker")
@@ -463,12 +467,7 @@ fn an_edit_of_many_commands_runs_them_as_one_change_and_as_injecting_each_would(
         capacity: None,
     };
     let mut batch = start();
-    let names: Vec<String> = batch
-        .cluster()
-        .nodes()
-        .iter()
-        .filter_map(|n| n.metadata.name.clone())
-        .collect();
+    let names = node_names(&batch);
     let records = batch.apply_edit(&add).expect("adds");
     let mut each = start();
     for c in add.commands(&names).expect("valid") {
