@@ -579,6 +579,17 @@ fn ready_condition(p: &Pod) -> Option<(bool, Option<Timestamp>)> {
         })
 }
 
+/// Ready, but not Available yet: it will be once `minReadySeconds` have passed (R-AVL-1).
+fn becomes_available_later(p: &Pod, min_ready_seconds: Option<i32>, now: Timestamp) -> bool {
+    let mrs = i64::from(min_ready_seconds.unwrap_or(0));
+    match ready_condition(p) {
+        Some((true, Some(since))) if mrs > 0 => since
+            .checked_add(secs(mrs))
+            .is_ok_and(|available_at| available_at > now),
+        _ => false,
+    }
+}
+
 /// R-MAP-1: `spec.nodeName`, else the single `metadata.name In [x]` of a required term.
 fn target_node(p: &Pod) -> Option<&str> {
     let spec = p.spec.as_ref()?;
@@ -757,7 +768,19 @@ fn check_fixed_point(
         }
         // R-EVT-5 / R-ST-6 timers (minReadySeconds) are the controller asking for more.
         let waiting = ctl.queue.waiting_until(&key);
-        if quiet && changed.is_empty() && waiting.is_none() {
+        // Availability also changes with time alone (R-AVL-1). The queue keeps only a key's
+        // earliest timer (R-EVT-11, as client-go's), so the R-EVT-5 timer of a pod that just
+        // became ready can be absorbed by an earlier one (a failed-pod backoff, R-MAN-4), and
+        // when the status counts an older, available pod on that node (R-ST-3) no R-ST-6 timer
+        // follows: nothing wakes the controller when the new pod becomes available (a real
+        // cluster waits for the informer's resync). This driver syncs every round anyway, so
+        // it is not at a fixed point while any pod is still on its way to available.
+        let availability_pending = c.fake.pods.iter().any(|p| {
+            p.metadata.deletion_timestamp.is_none()
+                && !is_terminal(p)
+                && becomes_available_later(p, c.fake.ds(DS).spec.min_ready_seconds, at(t))
+        });
+        if quiet && changed.is_empty() && waiting.is_none() && !availability_pending {
             converged = true;
             break;
         }
@@ -1035,5 +1058,40 @@ proptest! {
             let failing = explained.checks.iter().any(|c| !c.passed);
             prop_assert_eq!(failing, !all_run, "checks {:?}", explained.checks);
         }
+    }
+}
+
+/// A case the fixed-point property found: surge 1, minReadySeconds 25, one node holding an
+/// unready current pod, a ready old one and two failed current ones. The failed pods' backoff
+/// timer absorbs the new pod's R-EVT-5 timer, and the status counts the old, available pod:
+/// the controller gets no timer for the moment the new pod becomes available, and only a later
+/// sync (here the driver's next round) deletes the old pod.
+#[test]
+fn surge_with_failed_and_unready_pods_reaches_a_fixed_point() {
+    let mut labels = Labels::new();
+    for (k, v) in [("disk", "ssd"), ("gpu", "true"), ("zone", "b")] {
+        labels.insert(k.into(), v.into());
+    }
+    let nodes = vec![new_node(&node_name(0), Some(labels))];
+    let mut ds = new_daemon_set(DS);
+    ds.spec.update_strategy = Some(update_surge(IntOrString::Int(1)));
+    ds.spec.min_ready_seconds = Some(25);
+    let pod = |bound, current_revision, phase, ready, created| PodDesc {
+        owner: Owner::Ds,
+        node: 0,
+        bound,
+        current_revision,
+        phase,
+        ready,
+        created,
+    };
+    let pods = vec![
+        pod(false, true, "Running", false, None),
+        pod(false, false, "", true, Some(-78)),
+        pod(false, true, "Failed", true, None),
+        pod(true, true, "Failed", true, Some(-29)),
+    ];
+    if let Err(e) = check_fixed_point(nodes, ds, pods) {
+        panic!("{e}");
     }
 }
