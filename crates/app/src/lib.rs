@@ -96,6 +96,8 @@ pub(crate) struct Autosave {
     theme: RwSignal<Theme>,
     /// (script lines, files, whole seconds, panel) of the last save.
     last: Option<(usize, usize, i64, Panel, Theme)>,
+    /// The last save's encoded scenario: while only time moves it is not encoded again.
+    fragments: scenario::share::Fragments,
 }
 
 impl Ctx {
@@ -136,8 +138,10 @@ impl Ctx {
                 panel: Some(panel.id().to_string()),
                 theme: a.theme.get_untracked().share_id(),
             };
-            self.sim
-                .with_value(|s| persist::save(s.scenario(), &view, s.elapsed()));
+            let fragment = self
+                .sim
+                .with_value(|s| a.fragments.fragment(s.scenario(), &view, Some(s.elapsed())));
+            persist::save(&fragment);
         });
     }
 
@@ -495,7 +499,11 @@ pub fn Playground(
     let base = StoredValue::new_local(base);
     let edited = move || ctx.read(|s| base.with_value(|b| !s.scenario().same_content(b)));
     if !embed {
-        ctx.autosave.set_value(Some(Autosave { theme, last: None }));
+        ctx.autosave.set_value(Some(Autosave {
+            theme,
+            last: None,
+            fragments: Default::default(),
+        }));
         ctx.save_now();
     }
     let change_preset = move |id: String| {

@@ -2,7 +2,7 @@
 //! `#s=1.…&t=…` share links, DESIGN §4.3) and the autosave in localStorage. Encoding and
 //! decoding are the `scenario::share` codec's; this module only reads and writes the browser.
 
-use scenario::share::{self, ShareView, Shared};
+use scenario::share::{self, Shared};
 use scenario::Scenario;
 
 /// The localStorage key of the autosave.
@@ -99,16 +99,16 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// What an autosave holds: the scenario with every edit, the view, and the time.
-pub fn save(scenario: &Scenario, view: &ShareView, t: f64) {
+/// Saves the session: a link fragment (`share::fragment`) holding the scenario with every edit,
+/// the view, and the time.
+pub fn save(fragment: &str) {
     if SAVING_BLOCKED.load(std::sync::atomic::Ordering::Relaxed) {
         return;
     }
     let Some(st) = storage() else {
         return;
     };
-    let fragment = share::fragment(scenario, view, Some(t));
-    let _ = st.set_item(AUTOSAVE_KEY, &fragment);
+    let _ = st.set_item(AUTOSAVE_KEY, fragment);
 }
 
 /// The saved session, if any. One that fails to decode is moved aside (kept under

@@ -111,6 +111,9 @@ fn timeline_5000(c: &mut Criterion) {
     });
     let mut at20 = fresh.clone();
     at20.advance_to(20.0, usize::MAX);
+    g.bench_function("render model (view) of 5,000 nodes", |b| {
+        b.iter(|| at20.view())
+    });
     let mut smaller = at20.clone();
     // 4,000 nodes: remove the last 1,000 added so the edit brings the cluster back to 5,000.
     for i in 3_995..4_995 {

@@ -285,3 +285,29 @@ fn link_length_of_every_preset() {
         }
     }
 }
+
+/// The autosave's memo writes the same text as encoding afresh, through changes of time, view
+/// and scenario (and a change back).
+#[test]
+fn remembered_fragments_equal_fresh_ones() {
+    let p = presets::default_preset();
+    let base = scenario::parse(p.file, p.text).unwrap_or_else(|e| panic!("{e}"));
+    let mut edited = base.clone();
+    edited.script.pop();
+    let events = ShareView {
+        panel: Some("events".into()),
+        theme: None,
+    };
+    let mut memo = share::Fragments::default();
+    for (s, v, t) in [
+        (&base, &ShareView::default(), None),
+        (&base, &ShareView::default(), Some(1.0)),
+        (&base, &ShareView::default(), Some(2.5)),
+        (&base, &events, Some(2.5)),
+        (&edited, &events, Some(3.0)),
+        (&edited, &events, Some(4.0)),
+        (&base, &events, Some(4.0)),
+    ] {
+        assert_eq!(memo.fragment(s, v, t), share::fragment(s, v, t));
+    }
+}
