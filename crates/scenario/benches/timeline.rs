@@ -7,6 +7,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use scenario::edit::Edit;
 use scenario::timeline::Timeline;
 
+#[path = "support/scale.rs"]
+mod scale;
+
 fn played_1000_nodes() -> Timeline {
     let p = scenario::presets::get("cluster-500-nodes").expect("the 500-node preset");
     let s = scenario::parse(p.file, p.text).expect("the preset parses");
@@ -82,28 +85,14 @@ fn timeline(c: &mut Criterion) {
 /// its 5,000 pods: the first 2 virtual seconds as the page plays them at 8× (frames of
 /// 8/60 s), checkpoints and all; and an edit adding 1,000 nodes to 4,000.
 fn timeline_5000(c: &mut Criterion) {
-    let p = scenario::presets::get("f1-one-pod-per-node").expect("preset");
-    let mut s = scenario::parse(p.file, p.text).expect("parses");
-    let nodes: String = (0..4_995)
-        .map(|i| format!(r#"{{"kind":"Node","apiVersion":"v1","metadata":{{"name":"big{i}"}},"status":{{"capacity":{{"cpu":"4","memory":"16Gi","pods":"110"}}}}}}"#))
-        .collect::<Vec<_>>()
-        .join(",");
-    let list = format!(r#"{{"kind":"List","apiVersion":"v1","items":[{nodes}]}}"#);
-    let entries = scenario::import::import_nodes("nodes.json", &list).expect("imports");
-    scenario::import::merge_nodes(&mut s, entries, scenario::import::Merge::Add, "nodes.json")
-        .expect("merges");
-    let fresh = Timeline::new(s).expect("starts");
+    let fresh = scale::five_thousand_nodes();
     let mut g = c.benchmark_group("timeline_5000_nodes");
     g.sample_size(10);
     g.bench_function("play 0-2 s (5,000 pods created) in 8x frames", |b| {
         b.iter_batched(
             || fresh.clone(),
             |mut t| {
-                let mut now = 0.0;
-                while now < 2.0 {
-                    now += 8.0 / 60.0;
-                    t.advance_to(now, 20_000);
-                }
+                scale::play_first_two_seconds(&mut t);
                 t
             },
             BatchSize::LargeInput,

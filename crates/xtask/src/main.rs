@@ -33,7 +33,8 @@ usage:
       --release serves the optimized build that CI tests (smaller, faster; slow rebuilds).
   cargo xtask test [--quick] [--only STEP[,STEP...]]
       Run every check CI runs, in order, and print a summary with durations.
-      --quick skips the release build and the end-to-end tests.
+      --quick skips the optimised builds and what runs on them: the simulator-speed harness,
+      the release build and the end-to-end tests.
       --only runs just the named steps.
   cargo xtask size [--check]
       Build the release bundle (as `test` does) and print every file the page loads, raw and

@@ -92,6 +92,17 @@ pub const STEPS: &[Step] = &[
         },
     },
     Step {
+        name: "sim-speed",
+        what: "the simulator's speed in the browser (optimised wasm, headless Chromium; prints figures)",
+        slow: true,
+        needs: Needs {
+            wasm_target: true,
+            wasm_bindgen: true,
+            browser: true,
+            ..NONE
+        },
+    },
+    Step {
         name: "build",
         what: "release build (trunk build --release into dist/)",
         slow: true,
@@ -268,6 +279,21 @@ fn run_step(root: &Path, name: &str) -> Result {
             WASM_TARGET,
             "-p",
             APP_CRATE,
+        ])),
+        // The timeline bench's 5,000-node workload, optimised as criterion's native figures
+        // are (`--profile bench`), so the two compare wasm with native.
+        "sim-speed" => run(&mut cargo(&[
+            "test",
+            "--profile",
+            "bench",
+            "--target",
+            WASM_TARGET,
+            "-p",
+            APP_CRATE,
+            "--test",
+            "sim_speed",
+            "--",
+            "--nocapture",
         ])),
         "build" => release_build(),
         "e2e" => e2e(root),
