@@ -195,6 +195,32 @@ const MOMENTS = {
   'cluster-500-nodes': 40,
 };
 
+test('the events panel fits a laptop-wide panel and draws a screenful of a long list', async () => {
+  const { page, problems } = await open('cluster-500-nodes');
+  // 500 pods: a Scheduled and a SuccessfulCreate event each, far more than a panel draws.
+  await playUntil(page, 64, async () => (await cell(page, 'agent', 'ready')) === '500');
+  await page.getByRole('tab', { name: 'Events' }).click();
+  const more = page.locator('section.events tr.more');
+  await more.waitFor();
+  assert.match(await more.textContent(), /and \d+ more events .*filter by object/);
+  assert.equal(await page.locator('section.events tbody tr:not(.more)').count(), 200);
+  // Every column, the whole MESSAGE included, is inside the panel at 1,280 px.
+  const [scroll, client] = await page.locator('section.events').evaluate((e) => [e.scrollWidth, e.clientWidth]);
+  assert.ok(scroll <= client + 1, `the events table is ${scroll}px wide in a ${client}px panel`);
+  const firstMessage = page.locator('section.events tbody tr:not(.more) td:last-child').first();
+  const [msgRight, panelRight] = await Promise.all([
+    firstMessage.evaluate((e) => e.getBoundingClientRect().right),
+    page.locator('section.events').evaluate((e) => e.getBoundingClientRect().right),
+  ]);
+  assert.ok(msgRight <= panelRight + 1, `a message ends at ${msgRight}px, the panel at ${panelRight}px`);
+  // Filtering by one object shows all of its rows, with no "more" row.
+  const object = (await page.locator('section.events tbody tr:not(.more) td:nth-child(4)').first().textContent()).trim();
+  await page.getByLabel('Filter events').fill(object);
+  await page.waitForFunction(() => !document.querySelector('section.events tr.more'));
+  await page.locator('section.events').screenshot({ path: new URL('events-panel.png', shots).pathname });
+  assert.deepEqual(problems, []);
+});
+
 test('a screenshot of every preset at a telling moment', async () => {
   await mkdir(shots, { recursive: true });
   const options = await (await open()).page.locator('select[aria-label="Preset"] option').evaluateAll((os) => os.map((o) => o.value));

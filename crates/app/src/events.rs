@@ -3,6 +3,11 @@
 use crate::Ctx;
 use leptos::prelude::*;
 
+/// Rows the table draws at most. A 5,000-node cluster has an event per pod created and more:
+/// redrawing thousands of rows every frame brought the page to 2 frames a second, and no one
+/// reads past a screenful without filtering.
+const MAX_ROWS: usize = 200;
+
 #[component]
 pub(crate) fn EventsPanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -10,7 +15,13 @@ pub(crate) fn EventsPanel() -> impl IntoView {
     let rows = Memo::new(move |_| {
         let f = filter.get();
         let f = f.trim();
-        ctx.read(|s| scenario::view::event_rows(s.timeline.cluster(), (!f.is_empty()).then_some(f)))
+        ctx.read(|s| {
+            scenario::view::event_table(
+                s.timeline.cluster(),
+                (!f.is_empty()).then_some(f),
+                MAX_ROWS,
+            )
+        })
     });
     view! {
         <section class="events" aria-label="Events">
@@ -21,7 +32,8 @@ pub(crate) fn EventsPanel() -> impl IntoView {
             <table class="events-table" data-testid="events">
                 <thead><tr><th>"LAST SEEN"</th><th>"TYPE"</th><th>"REASON"</th><th>"OBJECT"</th><th>"MESSAGE"</th></tr></thead>
                 <tbody>
-                    {move || rows.with(|r| {
+                    {move || rows.with(|t| {
+                        let r = &t.rows;
                         if r.is_empty() {
                             view! { <tr><td colspan="5" class="muted">"No events."</td></tr> }.into_any()
                         } else {
@@ -38,6 +50,14 @@ pub(crate) fn EventsPanel() -> impl IntoView {
                             }).collect_view().into_any()
                         }
                     })}
+                    {move || rows.with(|t| (t.total > t.rows.len()).then(|| {
+                        let more = t.total - t.rows.len();
+                        view! {
+                            <tr class="more"><td colspan="5" class="muted">
+                                {format!("… and {more} more events in this order (kubectl lists all {}): filter by object, e.g. node/… or pod/…, to see them", t.total)}
+                            </td></tr>
+                        }
+                    }))}
                 </tbody>
             </table>
         </section>

@@ -691,11 +691,7 @@ pub(crate) fn event_times(e: &Event, now: Timestamp) -> (String, String, i32) {
 pub fn event_row(e: &Event, wide: bool, now: Timestamp) -> Vec<String> {
     let (first, last, count) = event_times(e, now);
     let io = &e.involved_object;
-    let kind = io.kind.clone().unwrap_or_default().to_lowercase();
-    let target = match io.name.as_deref().filter(|n| !n.is_empty()) {
-        Some(n) => format!("{kind}/{n}"),
-        None => kind,
-    };
+    let target = event_object(e);
     let message = e.message.clone().unwrap_or_default().trim().to_string();
     let ty = e.type_.clone().unwrap_or_default();
     let reason = e.reason.clone().unwrap_or_default();
@@ -726,6 +722,16 @@ pub fn event_row(e: &Event, wide: bool, now: Timestamp) -> Vec<String> {
         count.to_string(),
         e.metadata.name.clone().unwrap_or_default(),
     ]
+}
+
+/// The OBJECT column of an event: its involved object as `kind/name` (`pod/agent-x7k2p`).
+pub fn event_object(e: &Event) -> String {
+    let io = &e.involved_object;
+    let kind = io.kind.clone().unwrap_or_default().to_lowercase();
+    match io.name.as_deref().filter(|n| !n.is_empty()) {
+        Some(n) => format!("{kind}/{n}"),
+        None => kind,
+    }
 }
 
 impl From<ParseError> for Fail {

@@ -26,7 +26,7 @@ mod table;
 mod yaml;
 
 pub use api::{Api, ApiError, ApplyMode, ApplyOutcome, Cascade};
-pub use get::{event_row, node_status, pod_summary, PodSummary};
+pub use get::{event_object, event_row, node_status, pod_summary, PodSummary};
 pub use parse::{parse, split_words, Command, ParseError, Verb};
 pub use resource::Resource;
 pub use rollout::{Wait, WaitState};

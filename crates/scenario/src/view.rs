@@ -485,6 +485,20 @@ pub struct EventRow {
 /// The events as `kubectl get events` lists them (same columns, same words, same order),
 /// keeping those whose involved object (`kind/name`, case-insensitive) contains `filter`.
 pub fn event_rows(c: &Cluster, filter: Option<&str>) -> Vec<EventRow> {
+    event_table(c, filter, usize::MAX).rows
+}
+
+/// The first rows of [`event_rows`], and how many rows there are in all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventTable {
+    pub rows: Vec<EventRow>,
+    pub total: usize,
+}
+
+/// [`event_rows`] up to `limit` rows, with the total: a panel cannot show the thousands of
+/// events of a large cluster (one `SuccessfulCreate` per pod) frame after frame, and only the
+/// rows it shows are formatted.
+pub fn event_table(c: &Cluster, filter: Option<&str>, limit: usize) -> EventTable {
     let now = c.now();
     let filter = filter
         .map(|f| f.trim().to_lowercase())
@@ -494,23 +508,29 @@ pub fn event_rows(c: &Cluster, filter: Option<&str>) -> Vec<EventRow> {
     sort::sort_by(&mut events, |a, b| {
         (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
     });
-    events
-        .iter()
-        .map(|e| kubectl::event_row(e, false, now))
-        .filter_map(|row| match <[String; 5]>::try_from(row) {
-            Ok([last_seen, type_, reason, object, message]) => Some(EventRow {
+    let mut rows = Vec::new();
+    let mut total = 0;
+    for e in &events {
+        if let Some(f) = &filter {
+            if !kubectl::event_object(e).to_lowercase().contains(f.as_str()) {
+                continue;
+            }
+        }
+        total += 1;
+        if rows.len() >= limit {
+            continue;
+        }
+        if let Ok([last_seen, type_, reason, object, message]) =
+            <[String; 5]>::try_from(kubectl::event_row(e, false, now))
+        {
+            rows.push(EventRow {
                 last_seen,
                 type_,
                 reason,
                 object,
                 message,
-            }),
-            Err(_) => None,
-        })
-        .filter(|r| {
-            filter
-                .as_deref()
-                .is_none_or(|f| r.object.to_lowercase().contains(f))
-        })
-        .collect()
+            });
+        }
+    }
+    EventTable { rows, total }
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use cluster::to_json_lines;
-use scenario::view::{cluster_view, event_rows};
+use scenario::view::{cluster_view, event_rows, event_table};
 use scenario::{Playback, Timeline};
 
 type Snapshot = (scenario::Position, String, String, Vec<scenario::Record>);
@@ -299,6 +299,28 @@ fn event_rows_are_kubectl_get_events_filtered_by_object() {
     assert!(!ds.is_empty());
     assert!(ds.iter().all(|r| r.object == "daemonset/ru1"));
     assert!(event_rows(&p.session.cluster, Some("nothing-like-this")).is_empty());
+}
+
+/// The events panel draws the first rows only and says how many there are.
+#[test]
+fn an_event_table_is_the_first_rows_and_their_total() {
+    let mut p = Playback::new(common::parse("f4-rolling-update-max-unavailable-1")).expect("ok");
+    p.advance_to(40.0, usize::MAX);
+    let c = &p.session.cluster;
+    for filter in [
+        None,
+        Some("DaemonSet/RU1"),
+        Some("pod/"),
+        Some("nothing-like-this"),
+    ] {
+        let all = event_rows(c, filter);
+        for limit in [0, 3, all.len(), usize::MAX] {
+            let t = event_table(c, filter, limit);
+            assert_eq!(t.total, all.len(), "{filter:?}");
+            assert_eq!(t.rows, all[..limit.min(all.len())], "{filter:?} {limit}");
+        }
+    }
+    assert!(event_rows(c, Some("pod/")).len() > 3);
 }
 
 #[test]
