@@ -217,6 +217,7 @@ test('the events panel fits a laptop-wide panel and draws a screenful of a long 
   const object = (await page.locator('section.events tbody tr:not(.more) td:nth-child(4)').first().textContent()).trim();
   await page.getByLabel('Filter events').fill(object);
   await page.waitForFunction(() => !document.querySelector('section.events tr.more'));
+  await mkdir(shots, { recursive: true });
   await page.locator('section.events').screenshot({ path: new URL('events-panel.png', shots).pathname });
   assert.deepEqual(problems, []);
 });
