@@ -579,13 +579,16 @@ fn ready_condition(p: &Pod) -> Option<(bool, Option<Timestamp>)> {
         })
 }
 
+/// When a pod Ready since `ready_since` becomes Available under `minReadySeconds` (R-AVL-1).
+fn available_at(ready_since: Timestamp, min_ready_seconds: i64) -> Option<Timestamp> {
+    ready_since.checked_add(secs(min_ready_seconds)).ok()
+}
+
 /// Ready, but not Available yet: it will be once `minReadySeconds` have passed (R-AVL-1).
 fn becomes_available_later(p: &Pod, min_ready_seconds: Option<i32>, now: Timestamp) -> bool {
     let mrs = i64::from(min_ready_seconds.unwrap_or(0));
     match ready_condition(p) {
-        Some((true, Some(since))) if mrs > 0 => since
-            .checked_add(secs(mrs))
-            .is_ok_and(|available_at| available_at > now),
+        Some((true, Some(since))) if mrs > 0 => available_at(since, mrs).is_some_and(|a| a > now),
         _ => false,
     }
 }
@@ -673,7 +676,7 @@ fn expected_status(c: &Cluster, ds: &DaemonSet, now: Timestamp) -> [i32; 7] {
         if let Some((true, ltt)) = ready_condition(first) {
             ready += 1;
             let avail = mrs == 0
-                || ltt.is_some_and(|t| t.checked_add(secs(i64::from(mrs))).is_ok_and(|t| t <= now));
+                || ltt.is_some_and(|t| available_at(t, i64::from(mrs)).is_some_and(|a| a <= now));
             available += i32::from(avail);
         }
         let h = first
@@ -778,7 +781,7 @@ fn check_fixed_point(
         let availability_pending = c.fake.pods.iter().any(|p| {
             p.metadata.deletion_timestamp.is_none()
                 && !is_terminal(p)
-                && becomes_available_later(p, c.fake.ds(DS).spec.min_ready_seconds, at(t))
+                && becomes_available_later(p, ds_now.spec.min_ready_seconds, at(t))
         });
         if quiet && changed.is_empty() && waiting.is_none() && !availability_pending {
             converged = true;
