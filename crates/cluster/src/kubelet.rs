@@ -352,32 +352,7 @@ impl Kubelet {
         let ready = probe.is_none();
         let unready = unready_names(&pod);
         store.mutate_pod(key, |p| {
-            let uid = p.metadata.uid.clone().unwrap_or_default();
-            let statuses: Vec<ContainerStatus> = p
-                .spec
-                .iter()
-                .flat_map(|s| s.containers.iter())
-                .enumerate()
-                .map(|(i, c)| {
-                    let image = c.image.clone().unwrap_or_default();
-                    ContainerStatus {
-                        name: c.name.clone(),
-                        image_id: format!("docker.io/library/{image}"),
-                        image,
-                        container_id: Some(format!("containerd://{uid}-{i}")),
-                        ready: c.readiness_probe.is_none(),
-                        started: Some(true),
-                        restart_count: 0,
-                        state: Some(ContainerState {
-                            running: Some(ContainerStateRunning {
-                                started_at: Some(Time(now)),
-                            }),
-                            ..Default::default()
-                        }),
-                        ..Default::default()
-                    }
-                })
-                .collect();
+            let statuses = new_container_statuses(p, Some(now));
             let st = p.status.get_or_insert_with(Default::default);
             st.phase = Some("Running".into());
             st.start_time = Some(Time(now));
@@ -501,6 +476,18 @@ impl Kubelet {
         }
         let now = store.now;
         store.mutate_pod(key, |p| {
+            // A pod bound to a node whose containers had not started yet: they exit at once
+            // (as when the command fails), and the kubelet reports them so.
+            let unstarted = p
+                .status
+                .as_ref()
+                .is_none_or(|st| st.container_statuses.as_ref().is_none_or(Vec::is_empty));
+            if unstarted && !node_name(p).is_empty() {
+                let statuses = new_container_statuses(p, None);
+                p.status
+                    .get_or_insert_with(Default::default)
+                    .container_statuses = Some(statuses);
+            }
             let st = p.status.get_or_insert_with(Default::default);
             st.phase = Some("Failed".into());
             for cs in st.container_statuses.iter_mut().flatten() {
@@ -526,6 +513,36 @@ impl Kubelet {
             set_ready(p, false, now);
         });
     }
+}
+
+/// A status per container of the pod's spec, as the kubelet first reports them: running since
+/// `started` (ready at once without a readiness probe), or with no state yet.
+fn new_container_statuses(p: &Pod, started: Option<Timestamp>) -> Vec<ContainerStatus> {
+    let uid = p.metadata.uid.as_deref().unwrap_or_default();
+    p.spec
+        .iter()
+        .flat_map(|s| s.containers.iter())
+        .enumerate()
+        .map(|(i, c)| {
+            let image = c.image.clone().unwrap_or_default();
+            ContainerStatus {
+                name: c.name.clone(),
+                image_id: format!("docker.io/library/{image}"),
+                image,
+                container_id: Some(format!("containerd://{uid}-{i}")),
+                ready: started.is_some() && c.readiness_probe.is_none(),
+                started: Some(started.is_some()),
+                restart_count: 0,
+                state: started.map(|t| ContainerState {
+                    running: Some(ContainerStateRunning {
+                        started_at: Some(Time(t)),
+                    }),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }
+        })
+        .collect()
 }
 
 /// Ready and ContainersReady to `ready` (transition time kept when unchanged).

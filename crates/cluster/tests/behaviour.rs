@@ -606,6 +606,42 @@ fn a_failed_pod_is_replaced_by_the_controller() {
 }
 
 #[test]
+fn a_pod_failed_before_its_containers_start_reports_them_terminated() {
+    let mut c = kind_cluster(18);
+    c.apply(Busybox::new("early").daemon_set()).unwrap();
+    let unstarted = |c: &Cluster| {
+        c.pods().into_iter().find(|p| {
+            p.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_some()
+                && p.status
+                    .as_ref()
+                    .and_then(|s| s.container_statuses.as_ref())
+                    .is_none()
+        })
+    };
+    assert!(c.run_until(|c| unstarted(c).is_some(), secs(5.0)));
+    let name = unstarted(&c).and_then(|p| p.metadata.name.clone()).unwrap();
+    c.fail_pod("default", &name).unwrap();
+    let p = c
+        .pod("default", &name)
+        .expect("still there until the controller acts");
+    let st = p.status.as_ref().unwrap();
+    assert_eq!(st.phase.as_deref(), Some("Failed"));
+    let statuses = st.container_statuses.as_deref().unwrap_or_default();
+    assert_eq!(statuses.len(), 1, "one per container: {statuses:?}");
+    let cs = &statuses[0];
+    assert_eq!(cs.name, "app");
+    assert!(!cs.ready && cs.started == Some(false));
+    let t = cs
+        .state
+        .as_ref()
+        .and_then(|s| s.terminated.as_ref())
+        .expect("terminated");
+    assert_eq!((t.exit_code, t.reason.as_deref()), (1, Some("Error")));
+    assert!(t.started_at.is_none(), "it never ran");
+    assert!(t.finished_at.is_some());
+}
+
+#[test]
 fn generated_names_use_the_upstream_alphabet() {
     let mut c = kind_cluster(17);
     start_ds(&mut c, &Busybox::new("names"));
