@@ -35,6 +35,59 @@ pub(crate) fn ExplainPanel() -> impl IntoView {
 fn NodeDetails(node: NodeModel) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let name = node.name.clone();
+    // Errors of these buttons show in the caption and the terminal.
+    let run = move |edit: Edit| {
+        let _ = ctx.edit(&edit);
+    };
+    // No kubelet reports for the pods of a deleted node.
+    let can_fail = node.deleted.is_none();
+    let about = match node.deleted.clone() {
+        // A deleted node: nothing to edit, no verdict; only its pods remain.
+        Some(why) => view! { <p class="summary deleted">{why}</p> }.into_any(),
+        None => view! { <NodeFacts node=node.clone()/> }.into_any(),
+    };
+    view! {
+        <header class="explain-head">
+            <h3>{name.clone()}</h3>
+            <span class="role">{node.role}</span>
+            <span class="status">{node.status.clone()}</span>
+        </header>
+        {about}
+        <h4>"Pods"</h4>
+        {node.pods.is_empty().then(|| view! { <p class="muted">"No pod on this node."</p> })}
+        <ul class="pod-list">
+            {node.pods.iter().map(|p| {
+                let ns = p.namespace.clone();
+                let pname = p.name.clone();
+                let fail = Edit::FailPod { namespace: ns.clone(), pod: pname.clone() };
+                let delete = Edit::DeletePod { namespace: ns.clone(), pod: pname.clone() };
+                let yaml_cmd = format!("kubectl get pod {pname} -n {ns} -o yaml");
+                let yaml = ctx.query(&yaml_cmd);
+                view! {
+                    <li>
+                        <ul class="pods">{crate::nodes::pod_chip(p)}</ul>
+                        {can_fail.then(|| view! {
+                            <button on:click=move |_| run(fail.clone())>"Fail pod"</button>
+                        })}
+                        <button class="danger" on:click=move |_| run(delete.clone())>"Delete pod"</button>
+                        {p.why.clone().map(|w| view! { <p class="why">{w}</p> })}
+                        <details class="yaml">
+                            <summary>{format!("kubectl get pod {pname} -o yaml")}</summary>
+                            <pre class="code">{yaml.text}</pre>
+                        </details>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}
+
+/// A node's labels, taints and capacity, the edits a user can make to it, and the controller's
+/// verdict for each DaemonSet.
+#[component]
+fn NodeFacts(node: NodeModel) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let name = node.name.clone();
     let cordoned = node.status.contains("SchedulingDisabled");
     let kubelet_running = ctx.read(|s| s.timeline.cluster().kubelet_running(&name));
     let capacity = ctx.read(|s| {
@@ -58,11 +111,6 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
     let n2 = name.clone();
     let n3 = name.clone();
     view! {
-        <header class="explain-head">
-            <h3>{name.clone()}</h3>
-            <span class="role">{node.role}</span>
-            <span class="status">{node.status.clone()}</span>
-        </header>
         <dl class="facts">
             <dt>"labels"</dt>
             <dd><ul class="labels">{node.labels.is_empty().then(|| view! { <li class="muted">"none"</li> })}{node.labels.iter().map(|l| {
@@ -97,30 +145,6 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
         </div>
         <AddTaintOrLabel node=name.clone()/>
         {node.verdicts.iter().map(|(ds, e)| verdict(ds, e)).collect_view()}
-        <h4>"Pods"</h4>
-        {node.pods.is_empty().then(|| view! { <p class="muted">"No pod on this node."</p> })}
-        <ul class="pod-list">
-            {node.pods.iter().map(|p| {
-                let ns = p.namespace.clone();
-                let pname = p.name.clone();
-                let fail = Edit::FailPod { namespace: ns.clone(), pod: pname.clone() };
-                let delete = Edit::DeletePod { namespace: ns.clone(), pod: pname.clone() };
-                let yaml_cmd = format!("kubectl get pod {pname} -n {ns} -o yaml");
-                let yaml = ctx.query(&yaml_cmd);
-                view! {
-                    <li>
-                        <ul class="pods">{crate::nodes::pod_chip(p)}</ul>
-                        <button on:click=move |_| run(fail.clone())>"Fail pod"</button>
-                        <button class="danger" on:click=move |_| run(delete.clone())>"Delete pod"</button>
-                        {p.why.clone().map(|w| view! { <p class="why">{w}</p> })}
-                        <details class="yaml">
-                            <summary>{format!("kubectl get pod {pname} -o yaml")}</summary>
-                            <pre class="code">{yaml.text}</pre>
-                        </details>
-                    </li>
-                }
-            }).collect_view()}
-        </ul>
     }
 }
 

@@ -24,11 +24,15 @@ pub(crate) fn ClusterPane() -> impl IntoView {
         })
     });
     let adding = RwSignal::new(false);
-    let count = move || names.with(|n| n.len());
+    // The nodes that exist; a deleted node's card (still holding pods) is not one of them.
+    let count = Memo::new(move |_| {
+        ctx.vm
+            .with(|v| v.nodes.iter().filter(|n| n.deleted.is_none()).count())
+    });
     view! {
         <section class="cluster" aria-label="Nodes">
             <div class="cluster-bar">
-                <h3>{move || format!("{} nodes", count())}</h3>
+                <h3>{move || format!("{} nodes", count.get())}</h3>
                 <Legend/>
                 <label class="compact-toggle">
                     <input type="checkbox" prop:checked=move || ctx.compact.get()
@@ -89,13 +93,21 @@ fn first_verdict(n: &NodeModel) -> Option<&NodeExplanation> {
 }
 
 /// `pod` when the first DaemonSet should run a pod here, `no-pod` otherwise (and `none` with no
-/// DaemonSet at all).
+/// DaemonSet at all, `deleted` for a node that is gone but still has pods).
 fn decision(n: &NodeModel) -> &'static str {
+    if n.deleted.is_some() {
+        return "deleted";
+    }
     match first_verdict(n) {
         Some(e) if e.decision.should_run => "pod",
         Some(_) => "no-pod",
         None => "none",
     }
+}
+
+/// A node that exists and is not Ready (a deleted node has a look of its own).
+fn not_ready(n: &NodeModel) -> bool {
+    n.deleted.is_none() && !n.status.starts_with("Ready")
 }
 
 fn select(ctx: Ctx, name: &str) {
@@ -124,7 +136,7 @@ fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView 
             class:selected=sel.clone()
             class:in-wave=move || node.with(|n| n.as_ref().is_some_and(|n| n.in_wave))
             class:cordoned=move || node.with(|n| n.as_ref().is_some_and(|n| n.status.contains("SchedulingDisabled")))
-            class:not-ready=move || node.with(|n| n.as_ref().is_some_and(|n| !n.status.starts_with("Ready")))
+            class:not-ready=move || node.with(|n| n.as_ref().is_some_and(not_ready))
             tabindex="0" role="button" aria-pressed=move || sel().to_string()
             aria-label=format!("node {name}: explain")
             on:click=move |_| select(ctx, &click_name)
@@ -205,11 +217,12 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let verdict = first_verdict(n).cloned();
     let (badge, badge_class) = match &verdict {
+        _ if n.deleted.is_some() => ("node deleted", "badge deleted"),
         Some(e) if e.decision.should_run => ("pod", "badge pod"),
         Some(_) => ("no pod", "badge no-pod"),
         None => ("no DaemonSet", "badge none"),
     };
-    let not_ready = !n.status.starts_with("Ready");
+    let not_ready = not_ready(n);
     view! {
         <header>
             <h4>{n.name.clone()}</h4>
@@ -217,7 +230,11 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
         </header>
         <p class="node-meta">
             <span class="role">{n.role}</span>
-            <span class=if not_ready { "status bad" } else { "status" }>{n.status.clone()}</span>
+            <span class=match () {
+                _ if n.deleted.is_some() => "status gone",
+                _ if not_ready => "status bad",
+                _ => "status",
+            }>{n.status.clone()}</span>
         </p>
         <ul class="pods" aria-label="pods">
             {n.pods.iter().map(pod_chip).collect_view()}
@@ -243,7 +260,10 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
             </ul>
         })}
         {verdict.map(|e| view! { <p class="summary">{e.summary.clone()}</p> })}
-        <p class="capacity" aria-label="allocatable">{n.capacity.clone()}</p>
+        {n.deleted.clone().map(|d| view! { <p class="summary">{d}</p> })}
+        {(!n.capacity.is_empty()).then(|| view! {
+            <p class="capacity" aria-label="allocatable">{n.capacity.clone()}</p>
+        })}
     }
 }
 
@@ -307,7 +327,7 @@ fn tile(n: &NodeModel) -> Tile {
             " rev-old"
         });
     }
-    if !n.status.starts_with("Ready") {
+    if not_ready(n) {
         class.push_str(" not-ready");
     }
     if n.in_wave {

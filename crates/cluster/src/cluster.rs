@@ -722,6 +722,13 @@ impl Cluster {
         self.store.events()
     }
 
+    /// For a node that no longer exists but still has pods bound to it: when pod GC first saw
+    /// it missing, and when it will force-delete those pods (R-NODE-2). `None` before pod GC has
+    /// noticed.
+    pub fn pod_gc_collection(&self, node: &str) -> Option<(Timestamp, Timestamp)> {
+        self.podgc.collection(node, &self.timing)
+    }
+
     pub fn trace(&self) -> &[TraceEntry] {
         &self.store.trace
     }

@@ -56,6 +56,23 @@ impl PodGc {
         }
     }
 
+    /// When pod GC first saw `node` missing, and when it will force-delete the pods still bound
+    /// to it: at its first tick once the node has been missing for the quarantine. `None` until
+    /// a tick has seen the node missing.
+    pub(crate) fn collection(
+        &self,
+        node: &str,
+        timing: &crate::Timing,
+    ) -> Option<(Timestamp, Timestamp)> {
+        let since = *self.missing_since.get(node)?;
+        let p = period(timing.pod_gc_period);
+        let ticks = (crate::timing::sane(timing.pod_gc_quarantine) / p).ceil();
+        let at = since
+            .checked_add(std::time::Duration::from_secs_f64(ticks * p))
+            .unwrap_or(since);
+        Some((since, at))
+    }
+
     /// Pods on vanished nodes still wait for collection.
     pub(crate) fn has_pending_work(&self, store: &Store) -> bool {
         !orphan_nodes(store).is_empty()

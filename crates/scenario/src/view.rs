@@ -154,6 +154,9 @@ pub struct NodeCard {
     /// A rolling update is replacing a daemon pod here right now (old pod terminating, or new
     /// pod not yet available).
     pub in_wave: bool,
+    /// For a node that no longer exists but still has pods bound to it (or aimed at it): what
+    /// becomes of them, and when. Its card stays so that those pods are seen.
+    pub deleted: Option<String>,
 }
 
 /// The counters of one DaemonSet, as `kubectl get ds` prints them, plus two more.
@@ -215,6 +218,73 @@ fn current_hash(c: &Cluster, ds: &DaemonSet) -> String {
                 .cloned()
         })
         .unwrap_or_default()
+}
+
+/// A card for each node that pods are bound to (or aimed at) but that does not exist, in name
+/// order among the others: the pods of a deleted node stay until pod GC collects them.
+fn add_deleted_nodes(c: &Cluster, pods: &[std::sync::Arc<Pod>], nodes: &mut Vec<NodeCard>) {
+    let mut missing = std::collections::BTreeMap::<&str, bool>::new();
+    for p in pods {
+        let Ok(target) = controller::util::get_target_node_name(p) else {
+            continue;
+        };
+        if nodes
+            .binary_search_by(|n| n.name.as_str().cmp(target))
+            .is_err()
+        {
+            let bound = !controller::pod_util::node_name(p).is_empty();
+            *missing.entry(target).or_default() |= bound;
+        }
+    }
+    for (name, bound) in missing {
+        let card = NodeCard {
+            name: name.to_string(),
+            role: "deleted",
+            status: "no Node object".to_string(),
+            labels: Vec::new(),
+            taints: Vec::new(),
+            capacity: String::new(),
+            pods: Vec::new(),
+            verdicts: Vec::new(),
+            in_wave: false,
+            deleted: Some(deleted_node_summary(c, name, bound)),
+        };
+        let at = nodes.partition_point(|n| n.name.as_str() < name);
+        nodes.insert(at, card);
+    }
+}
+
+/// What becomes of the pods of a node that was deleted (R-EVT-9, R-NODE-1, R-NODE-2).
+pub fn deleted_node_summary(c: &Cluster, node: &str, bound: bool) -> String {
+    if !bound {
+        return "Node deleted. The DaemonSet controller deletes the pods aimed at it that were \
+                never bound: they can never be scheduled (R-NODE-1)."
+            .to_string();
+    }
+    let timing = c.timing();
+    let gc = match c.pod_gc_collection(node) {
+        Some((since, at)) => format!(
+            "Pod GC force-deletes them in {:.0} s (missing since t = {:.1} s; {:.0} s quarantine).",
+            since_secs(at, c.now()).max(0.0),
+            since_secs(since, c.start_time()),
+            timing.pod_gc_quarantine
+        ),
+        None => format!(
+            "Pod GC force-deletes them {:.0} s after its next check (every {:.0} s) finds the \
+             node missing.",
+            timing.pod_gc_quarantine, timing.pod_gc_period
+        ),
+    };
+    format!(
+        "Node deleted, its pods still bound here. The DaemonSet controller has no handler for \
+         node deletion (R-EVT-9) and leaves them alone; its next sync will not count them \
+         (R-NODE-2), so until one runs its counters still include this node. {gc}"
+    )
+}
+
+/// `a − b` in seconds.
+fn since_secs(a: k8s_openapi::jiff::Timestamp, b: k8s_openapi::jiff::Timestamp) -> f64 {
+    a.duration_since(b).as_secs_f64()
 }
 
 /// The view of `c` now.
@@ -283,12 +353,14 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
                 .unwrap_or_default(),
             pods: Vec::new(),
             in_wave: false,
+            deleted: None,
             verdicts: predicates
                 .iter()
                 .map(|(name, p)| (name.clone(), p.explain(n)))
                 .collect(),
         })
         .collect();
+    add_deleted_nodes(c, &pods, &mut nodes);
     let card_of: std::collections::HashMap<String, usize> = nodes
         .iter()
         .enumerate()

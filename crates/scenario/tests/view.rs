@@ -82,3 +82,87 @@ fn a_pod_evicted_by_a_noexecute_taint_says_the_taint_manager_deletes_it() {
         Some("DeletionByTaintManager: Taint manager: deleting due to NoExecute taint")
     );
 }
+
+#[test]
+fn a_deleted_node_keeps_a_card_for_its_pods_until_pod_gc_collects_them() {
+    let mut tl = Timeline::new(common::parse("node-joins-and-leaves")).expect("starts");
+    // worker5 is removed at t ≈ 20.2 s; its pod stays bound to it.
+    tl.advance_to(21.0, usize::MAX);
+    let v = cluster_view(tl.cluster());
+    let ghost = v
+        .nodes
+        .iter()
+        .find(|n| n.name == "worker5")
+        .expect("a card for the deleted node");
+    assert!(tl.cluster().node("worker5").is_none(), "the Node is gone");
+    assert_eq!(
+        ghost.pods.len(),
+        1,
+        "its pod is still bound: {:?}",
+        ghost.pods
+    );
+    assert!(ghost.verdicts.is_empty() && ghost.taints.is_empty());
+    let why = ghost.deleted.as_deref().expect("says it was deleted");
+    assert!(why.contains("R-NODE-2") && why.contains("R-EVT-9"), "{why}");
+    // In name order among the nodes that exist.
+    let names: Vec<_> = v.nodes.iter().map(|n| n.name.as_str()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted);
+    assert!(v
+        .nodes
+        .iter()
+        .filter(|n| n.name != "worker5")
+        .all(|n| n.deleted.is_none()));
+
+    // Once pod GC has seen the node missing, the card says when it collects the pod, and that
+    // is when the pod goes.
+    let mut noticed = None;
+    while tl.elapsed() < 120.0 {
+        if let Some((_, at)) = tl.cluster().pod_gc_collection("worker5") {
+            noticed = Some(at);
+            break;
+        }
+        // Small steps: pod GC noticing is not a visible change for step_forward.
+        tl.advance_to(tl.elapsed() + 0.5, usize::MAX);
+    }
+    let at = noticed.expect("pod GC notices the missing node");
+    let v = cluster_view(tl.cluster());
+    let why = v
+        .nodes
+        .iter()
+        .find(|n| n.name == "worker5")
+        .and_then(|n| n.deleted.clone())
+        .expect("still there");
+    assert!(why.contains("40 s quarantine"), "{why}");
+    let since = tl
+        .cluster()
+        .pod_gc_collection("worker5")
+        .map(|(s, _)| s)
+        .expect("noticed");
+    let since = since
+        .duration_since(tl.cluster().start_time())
+        .as_secs_f64();
+    assert!(
+        why.contains(&format!("missing since t = {since:.1} s")),
+        "{why}"
+    );
+    let left = at.duration_since(tl.cluster().now()).as_secs_f64();
+    assert!(
+        why.contains(&format!("force-deletes them in {left:.0} s")),
+        "{why}"
+    );
+    let at = at.duration_since(tl.cluster().start_time()).as_secs_f64();
+    tl.advance_to(at - 0.05, usize::MAX);
+    assert!(cluster_view(tl.cluster())
+        .nodes
+        .iter()
+        .any(|n| n.name == "worker5"));
+    tl.advance_to(at + 0.05, usize::MAX);
+    let after = cluster_view(tl.cluster());
+    assert!(
+        after.nodes.iter().all(|n| n.name != "worker5"),
+        "collected at {at} s: {:?}",
+        after.nodes.iter().map(|n| &n.name).collect::<Vec<_>>()
+    );
+}
