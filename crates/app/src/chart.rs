@@ -16,69 +16,122 @@ const SERIES: [(&str, usize); 5] = [
     ("unavailable", 5),
 ];
 
+/// One DaemonSet's counters at a sample's time: [desired, current, ready, up-to-date,
+/// available, unavailable], or `None` while it does not exist.
+type Point = (f64, Option<[i32; 6]>);
+
+/// A step line through `points` (each value holds until the next point) in SVG path syntax; it
+/// breaks while the DaemonSet does not exist and ends at `end`.
+fn step_path(
+    points: &[Point],
+    i: usize,
+    x: impl Fn(f64) -> f64,
+    y: impl Fn(f64) -> f64,
+    end: f64,
+) -> String {
+    let mut d = String::new();
+    let mut drawing = false;
+    for (t, v) in points {
+        match (v, drawing) {
+            (Some(v), false) => d.push_str(&format!("M{:.1},{:.1}", x(*t), y(v[i] as f64))),
+            (Some(v), true) => d.push_str(&format!(" H{:.1} V{:.1}", x(*t), y(v[i] as f64))),
+            (None, true) => d.push_str(&format!(" H{:.1}", x(*t))),
+            (None, false) => {}
+        }
+        drawing = v.is_some();
+    }
+    if drawing {
+        d.push_str(&format!(" H{:.1}", x(end)));
+    }
+    d
+}
+
 #[component]
 pub(crate) fn ChartPanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let data = Memo::new(move |_| {
+    // The DaemonSets seen so far (namespace, name), in order of appearance; the chart shows one.
+    let names = Memo::new(move |_| {
         ctx.read(|s| {
-            // The first DaemonSet's counters: (t, [desired, current, ready, up-to-date,
-            // available, unavailable]).
-            let first = s
+            let mut names: Vec<(String, String)> = Vec::new();
+            for d in s.samples().iter().flat_map(|x| &x.daemon_sets) {
+                if !names
+                    .iter()
+                    .any(|(ns, n)| *ns == d.namespace && *n == d.name)
+                {
+                    names.push((d.namespace.clone(), d.name.clone()));
+                }
+            }
+            names
+        })
+    });
+    let chosen = RwSignal::new(None::<(String, String)>);
+    let shown = Memo::new(move |_| {
+        let names = names.get();
+        chosen
+            .get()
+            .filter(|c| names.contains(c))
+            .or_else(|| names.first().cloned())
+    });
+    let data = Memo::new(move |_| {
+        let shown = shown.get();
+        ctx.read(|s| {
+            let points: Vec<Point> = s
                 .samples()
                 .iter()
-                .find_map(|x| x.daemon_sets.first())
-                .map(|d| (d.namespace.clone(), d.name.clone()));
-            let samples: Vec<(f64, [i32; 6])> = s
-                .samples()
-                .iter()
-                .filter_map(|x| {
+                .map(|x| {
                     let c = x.daemon_sets.iter().find(|c| {
-                        Some((&c.namespace, &c.name)) == first.as_ref().map(|(a, b)| (a, b))
-                    })?;
-                    Some((
+                        shown
+                            .as_ref()
+                            .is_some_and(|(ns, n)| c.namespace == *ns && c.name == *n)
+                    });
+                    (
                         x.t(),
-                        [
-                            c.desired,
-                            c.current,
-                            c.ready,
-                            c.up_to_date,
-                            c.available,
-                            c.unavailable,
-                        ],
-                    ))
+                        c.map(|c| {
+                            [
+                                c.desired,
+                                c.current,
+                                c.ready,
+                                c.up_to_date,
+                                c.available,
+                                c.unavailable,
+                            ]
+                        }),
+                    )
                 })
                 .collect();
-            (samples, s.elapsed(), s.horizon())
+            (points, s.elapsed(), s.horizon())
         })
     });
     view! {
         <section class="chart" aria-label="Counters over time">
-            {move || data.with(|(samples, now, horizon)| {
+            <Show when=move || names.with(|n| n.len() > 1)>
+                <label class="chart-ds">"DaemonSet "
+                    <select aria-label="Chart DaemonSet" on:change=move |ev| {
+                        let i: usize = event_target_value(&ev).parse().unwrap_or(0);
+                        chosen.set(names.with(|n| n.get(i).cloned()));
+                    }>
+                        {move || names.get().into_iter().enumerate().map(|(i, (ns, n))| {
+                            let selected = shown.with(|s| s.as_ref() == Some(&(ns.clone(), n.clone())));
+                            let label = if ns == "default" { n } else { format!("{ns}/{n}") };
+                            view! { <option value=i.to_string() selected=selected>{label}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+            </Show>
+            {move || data.with(|(points, now, horizon)| {
+                // Samples reach the horizon (what has been simulated), which may lie after now.
                 let t_max = horizon.max(*now).max(1.0);
-                let y_max = samples
+                let y_max = points
                     .iter()
-                    .flat_map(|s| s.1.iter().map(|v| *v as f64))
+                    .flat_map(|p| p.1.iter().flatten().map(|v| *v as f64))
                     .fold(1.0, f64::max);
                 let x = |t: f64| PAD + (W - 2.0 * PAD) * t / t_max;
                 let y = |v: f64| H - PAD - (H - 2.0 * PAD) * v / y_max;
                 let lines = SERIES.iter().map(|(name, i)| {
-                    // A step line: each value holds until the next sample.
-                    let mut d = String::new();
-                    let mut last: Option<f64> = None;
-                    for (t, v) in samples.iter().map(|s| (s.0, s.1[*i] as f64)) {
-                        match last {
-                            None => d.push_str(&format!("M{:.1},{:.1}", x(t), y(v))),
-                            Some(_) => d.push_str(&format!(" H{:.1} V{:.1}", x(t), y(v))),
-                        }
-                        last = Some(v);
-                    }
-                    if last.is_some() {
-                        d.push_str(&format!(" H{:.1}", x(*now)));
-                    }
+                    let d = step_path(points, *i, x, y, t_max);
                     view! { <path class=format!("series s-{name}") d=d fill="none"/> }
                 }).collect_view();
-                let cursor = x(*now);
-                view! {
+                let cursor = x(*now);                view! {
                     <svg viewBox=format!("0 0 {W} {H}") role="img"
                         aria-label="DESIRED, READY, UP-TO-DATE, AVAILABLE and unavailable over virtual time">
                         <line class="axis" x1=PAD y1=H - PAD x2=W - PAD y2=H - PAD/>
@@ -95,5 +148,33 @@ pub(crate) fn ChartPanel() -> impl IntoView {
                 {SERIES.iter().map(|(n, _)| view! { <li><span class=format!("swatch line s-{n}")></span>{n.to_uppercase()}</li> }).collect_view()}
             </ul>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_breaks_while_its_daemon_set_does_not_exist_and_runs_to_the_end() {
+        let v = |n: i32| Some([n, 0, 0, 0, 0, 0]);
+        let points = [
+            (0.0, v(4)),
+            (2.0, v(3)),
+            (4.0, None),
+            (6.0, v(4)),
+            (7.0, v(4)),
+        ];
+        let id = |t: f64| t;
+        assert_eq!(
+            step_path(&points, 0, id, id, 10.0),
+            "M0.0,4.0 H2.0 V3.0 H4.0M6.0,4.0 H7.0 V4.0 H10.0"
+        );
+        // Gone at the end: the line stops where the DaemonSet went.
+        assert_eq!(
+            step_path(&points[..3], 0, id, id, 10.0),
+            "M0.0,4.0 H2.0 V3.0 H4.0"
+        );
+        assert_eq!(step_path(&[(1.0, None)], 0, id, id, 10.0), "");
     }
 }
