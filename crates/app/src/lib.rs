@@ -711,7 +711,7 @@ fn CountersTable() -> impl IntoView {
                 </tr></thead>
                 <tbody>{move || ctx.vm.with(|v| {
                     if v.daemon_sets.is_empty() {
-                        view! { <tr><td colspan="10" class="muted">"No DaemonSet yet: apply one in the YAML panel or the terminal."</td></tr> }.into_any()
+                        view! { <tr><td colspan="10" class="muted">"No DaemonSet: apply one in the YAML panel or the terminal."</td></tr> }.into_any()
                     } else {
                         v.daemon_sets.iter().map(row).collect_view().into_any()
                     }

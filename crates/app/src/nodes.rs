@@ -62,6 +62,16 @@ pub(crate) fn ClusterPane() -> impl IntoView {
 
 #[component]
 fn Legend() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    // The orphan key only while there is an orphan to see.
+    let orphans = Memo::new(move |_| {
+        ctx.vm.with(|v| {
+            v.nodes
+                .iter()
+                .flat_map(|n| &n.pods)
+                .any(|p| p.owner.is_none())
+        })
+    });
     view! {
         <ul class="legend" aria-label="legend">
             <li><span class="swatch pending"></span>"Pending"</li>
@@ -72,6 +82,9 @@ fn Legend() -> impl IntoView {
             <li><span class="swatch failed"></span>"Failed / Evicted"</li>
             <li><span class="swatch rev-new"></span>"current revision"</li>
             <li><span class="swatch rev-old"></span>"old revision"</li>
+            <Show when=move || orphans.get()>
+                <li><span class="swatch orphan"></span>"no owner (orphan)"</li>
+            </Show>
         </ul>
     }
 }
@@ -267,16 +280,18 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
     }
 }
 
+/// `rev-new` / `rev-old` for a DaemonSet's pod, `orphan` for a pod no DaemonSet owns (e.g.
+/// after `kubectl delete ds --cascade=orphan`): it has no revision to be current or old to.
+fn revision_class(p: &PodChip) -> &'static str {
+    match (&p.owner, p.current_revision) {
+        (None, _) => "orphan",
+        (Some(_), true) => "rev-new",
+        (Some(_), false) => "rev-old",
+    }
+}
+
 pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
-    let class = format!(
-        "pod {} {}",
-        p.state.class(),
-        if p.current_revision {
-            "rev-new"
-        } else {
-            "rev-old"
-        }
-    );
+    let class = format!("pod {} {}", p.state.class(), revision_class(p));
     let label = match p.grace_left {
         Some(g) => format!("{} {:.0}s", p.state.as_str(), g.ceil()),
         None => p.state.as_str().to_string(),
@@ -286,10 +301,10 @@ pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
         p.name,
         p.state.as_str(),
         p.revision_hash,
-        if p.current_revision {
-            " (current)"
-        } else {
-            " (old)"
+        match revision_class(p) {
+            "orphan" => " (no owner: an orphan)",
+            "rev-new" => " (current)",
+            _ => " (old)",
         },
         p.why
             .as_deref()
@@ -321,11 +336,8 @@ fn tile(n: &NodeModel) -> Tile {
         pod.map_or("empty", |p| p.state.class())
     );
     if let Some(p) = pod {
-        class.push_str(if p.current_revision {
-            " rev-new"
-        } else {
-            " rev-old"
-        });
+        class.push(' ');
+        class.push_str(revision_class(p));
     }
     if not_ready(n) {
         class.push_str(" not-ready");
