@@ -95,7 +95,11 @@ impl Sim {
     /// To `t`, within what has been simulated (the scrubber's range).
     pub fn seek(&mut self, t: f64) -> String {
         self.timeline.seek(t.clamp(0.0, self.horizon()));
-        format!("t={:.1}s", self.elapsed())
+        // What the screen shows is the latest change before the new time.
+        match self.timeline.last_caption() {
+            Some(c) => format!("t={:.1}s  {}", c.t, c.text),
+            None => format!("t={:.1}s", self.elapsed()),
+        }
     }
 
     pub fn reset(&mut self) {
