@@ -176,24 +176,39 @@ test('clicking the control-plane node explains the untolerated taint', async () 
   assert.deepEqual(problems, []);
 });
 
-// A telling moment of each preset: virtual seconds to play to.
+// A telling moment of each preset: the virtual second shown (played past, then scrubbed back to
+// exactly that time), while the story is happening rather than after it.
 const MOMENTS = {
   'f1-one-pod-per-node': 20,
-  'f2-node-labels': 20,
-  'f3-taints': 12,
+  'f2-node-labels': 12,
+  'f3-taints': 6, // the pod on worker evicted by the NoExecute taint, in its grace period
   'f4-rolling-update-max-unavailable-1': 22,
-  'f5-rolling-update-max-unavailable-2': 14,
-  'f6-on-delete': 30,
-  'max-surge-rollout': 16,
-  'rollback-without-restarts': 30,
-  'node-joins-and-leaves': 40,
-  'node-kubelet-stops': 70,
-  'failed-pod-backoff': 30,
-  'toleration-seconds-evict-loop': 45,
+  'f5-rolling-update-max-unavailable-2': 7,
+  'f6-on-delete': 21, // one pod replaced by hand on the new revision, three still old
+  'max-surge-rollout': 8, // a new pod starting beside the old one
+  'rollback-without-restarts': 25, // just after the undo: all up to date, the stuck pod replaced
+  'node-joins-and-leaves': 40, // worker5 deleted, its pod still bound, waiting for pod GC
+  'node-kubelet-stops': 60, // worker2 unreachable and tainted, agent wants 3
+  'failed-pod-backoff': 3, // a failed pod waiting out its 2 s backoff
+  'toleration-seconds-evict-loop': 39, // the third eviction's grace period
   'node-too-small': 15,
-  'orphan-delete-and-readoption': 30,
+  'orphan-delete-and-readoption': 6, // the DaemonSet deleted, its pods orphans
   'cluster-500-nodes': 40,
 };
+
+/** Plays past `t`, then scrubs back to exactly `t` (the scrubber's range is what was played). */
+async function showMoment(page, t) {
+  const reached = await playUntil(page, 16, async () => (await clock(page)) >= t, 60_000);
+  if (!reached) return false;
+  await page.getByLabel('Timeline').evaluate((e, t) => {
+    e.value = String(t);
+    e.dispatchEvent(new Event('change', { bubbles: true }));
+  }, t);
+  await page.waitForFunction((t) => document.querySelector('[data-testid=clock]').textContent.includes(`${t.toFixed(1)}s`), t);
+  // Chips re-created by the seek fade in (0.35 s).
+  await page.waitForTimeout(500);
+  return true;
+}
 
 test('the events panel fits a laptop-wide panel and draws a screenful of a long list', async () => {
   const { page, problems } = await open('cluster-500-nodes');
@@ -229,11 +244,33 @@ test('a screenshot of every preset at a telling moment', async () => {
   for (const id of options) {
     const { page, problems } = await open(id);
     const t = MOMENTS[id];
-    const reached = await playUntil(page, 16, async () => (await clock(page)) >= t, 60_000);
-    assert.ok(reached, `${id} reaches t=${t}s`);
+    assert.ok(await showMoment(page, t), `${id} reaches t=${t}s`);
     // The chart tells the story so far; the whole page shows every node.
     await page.getByRole('tab', { name: 'Chart' }).click();
     await page.screenshot({ path: new URL(`preset-${id}.png`, shots).pathname, fullPage: true });
+    if (id === 'node-joins-and-leaves') {
+      // The deleted node's pod is still on screen, on a card that says what becomes of it.
+      const ghost = page.locator('article.node[data-node="worker5"]');
+      assert.equal(await ghost.getAttribute('data-decision'), 'deleted');
+      assert.equal(await ghost.locator('li.pod').count(), 1);
+      assert.match(await ghost.locator('.summary').textContent(), /R-NODE-2.*Pod GC force-deletes them in \d+ s/s);
+      assert.equal((await page.locator('.cluster-bar h3').textContent()).trim(), '6 nodes');
+    }
+    if (id === 'orphan-delete-and-readoption') {
+      // Pods no DaemonSet owns are neither current nor old: they have a key of their own.
+      assert.equal(await page.locator('li.pod.orphan').count(), 4);
+      await page.getByText('no owner (orphan)').waitFor();
+    }
+    if (id === 'failed-pod-backoff') {
+      const why = await page.locator('article.node[data-node="worker2"] .why').textContent();
+      assert.match(why, /Error \(exit code 1\)/);
+    }
+    if (id === 'node-kubelet-stops') {
+      // Two DaemonSets: the chart shows one at a time, chosen by name.
+      await page.getByLabel('Chart DaemonSet').selectOption({ label: 'cni' });
+      await page.waitForFunction(() => document.querySelector('.chart .tick')?.textContent === '5');
+      await page.getByLabel('Chart DaemonSet').selectOption({ label: 'agent' });
+    }
     if (id === 'node-too-small') {
       // The card says why the pod on `tiny` never runs, in the scheduler's words.
       const why = await page.locator('article.node[data-node="tiny"] .why').textContent();
