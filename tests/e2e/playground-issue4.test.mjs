@@ -253,6 +253,10 @@ test('a screenshot of every preset at a telling moment', async () => {
       const ghost = page.locator('article.node[data-node="worker5"]');
       assert.equal(await ghost.getAttribute('data-decision'), 'deleted');
       assert.equal(await ghost.locator('li.pod').count(), 1);
+      // Its status stays readable (a class shared with the departure chips once faded it out).
+      const status = ghost.locator('.status');
+      assert.equal((await status.textContent()).trim(), 'no Node object');
+      assert.equal(await status.evaluate((e) => getComputedStyle(e).opacity), '1');
       assert.match(await ghost.locator('.summary').textContent(), /R-NODE-2.*Pod GC force-deletes them in \d+ s/s);
       assert.equal((await page.locator('.cluster-bar h3').textContent()).trim(), '6 nodes');
     }

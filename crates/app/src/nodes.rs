@@ -25,14 +25,14 @@ pub(crate) fn ClusterPane() -> impl IntoView {
     });
     let adding = RwSignal::new(false);
     // The nodes that exist; a deleted node's card (still holding pods) is not one of them.
-    let count = Memo::new(move |_| {
+    let count = move || {
         ctx.vm
             .with(|v| v.nodes.iter().filter(|n| n.deleted.is_none()).count())
-    });
+    };
     view! {
         <section class="cluster" aria-label="Nodes">
             <div class="cluster-bar">
-                <h3>{move || format!("{} nodes", count.get())}</h3>
+                <h3>{move || format!("{} nodes", count())}</h3>
                 <Legend/>
                 <label class="compact-toggle">
                     <input type="checkbox" prop:checked=move || ctx.compact.get()
@@ -244,7 +244,7 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
         <p class="node-meta">
             <span class="role">{n.role}</span>
             <span class=match () {
-                _ if n.deleted.is_some() => "status gone",
+                _ if n.deleted.is_some() => "status deleted",
                 _ if not_ready => "status bad",
                 _ => "status",
             }>{n.status.clone()}</span>
