@@ -46,78 +46,86 @@ fn step_path(
     d
 }
 
+/// How the chart names a DaemonSet: its name, with the namespace unless it is `default`.
+fn label(namespace: &str, name: &str) -> String {
+    if namespace == "default" {
+        name.to_string()
+    } else {
+        format!("{namespace}/{name}")
+    }
+}
+
+/// The DaemonSet shown: the one chosen while it is among `names`, else the first.
+fn shown(names: &[String], chosen: Option<&String>) -> Option<String> {
+    chosen
+        .filter(|c| names.contains(c))
+        .or(names.first())
+        .cloned()
+}
+
 #[component]
 pub(crate) fn ChartPanel() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    // The DaemonSets seen so far (namespace, name), in order of appearance; the chart shows one.
+    // The DaemonSets seen so far, in order of appearance; the chart shows one.
     let names = Memo::new(move |_| {
         ctx.read(|s| {
-            let mut names: Vec<(String, String)> = Vec::new();
+            let mut names: Vec<String> = Vec::new();
             for d in s.samples().iter().flat_map(|x| &x.daemon_sets) {
-                if !names
-                    .iter()
-                    .any(|(ns, n)| *ns == d.namespace && *n == d.name)
-                {
-                    names.push((d.namespace.clone(), d.name.clone()));
+                let l = label(&d.namespace, &d.name);
+                if !names.contains(&l) {
+                    names.push(l);
                 }
             }
             names
         })
     });
-    let chosen = RwSignal::new(None::<(String, String)>);
-    let shown = Memo::new(move |_| {
-        let names = names.get();
-        chosen
-            .get()
-            .filter(|c| names.contains(c))
-            .or_else(|| names.first().cloned())
-    });
+    let chosen = RwSignal::new(None::<String>);
     let data = Memo::new(move |_| {
-        let shown = shown.get();
+        let shown = chosen.with(|c| names.with(|n| shown(n, c.as_ref())));
         ctx.read(|s| {
-            let points: Vec<Point> = s
-                .samples()
-                .iter()
-                .map(|x| {
-                    let c = x.daemon_sets.iter().find(|c| {
-                        shown
-                            .as_ref()
-                            .is_some_and(|(ns, n)| c.namespace == *ns && c.name == *n)
-                    });
-                    (
-                        x.t(),
-                        c.map(|c| {
-                            [
-                                c.desired,
-                                c.current,
-                                c.ready,
-                                c.up_to_date,
-                                c.available,
-                                c.unavailable,
-                            ]
-                        }),
-                    )
-                })
-                .collect();
+            let points: Vec<Point> =
+                s.samples()
+                    .iter()
+                    .map(|x| {
+                        let c = x.daemon_sets.iter().find(|c| {
+                            shown.as_deref() == Some(label(&c.namespace, &c.name).as_str())
+                        });
+                        (
+                            x.t(),
+                            c.map(|c| {
+                                [
+                                    c.desired,
+                                    c.current,
+                                    c.ready,
+                                    c.up_to_date,
+                                    c.available,
+                                    c.unavailable,
+                                ]
+                            }),
+                        )
+                    })
+                    .collect();
             (points, s.elapsed(), s.horizon())
         })
     });
     view! {
         <section class="chart" aria-label="Counters over time">
-            <Show when=move || names.with(|n| n.len() > 1)>
+            {move || names.with(|n| n.len() > 1).then(|| view! {
                 <label class="chart-ds">"DaemonSet "
-                    <select aria-label="Chart DaemonSet" on:change=move |ev| {
-                        let i: usize = event_target_value(&ev).parse().unwrap_or(0);
-                        chosen.set(names.with(|n| n.get(i).cloned()));
-                    }>
-                        {move || names.get().into_iter().enumerate().map(|(i, (ns, n))| {
-                            let selected = shown.with(|s| s.as_ref() == Some(&(ns.clone(), n.clone())));
-                            let label = if ns == "default" { n } else { format!("{ns}/{n}") };
-                            view! { <option value=i.to_string() selected=selected>{label}</option> }
-                        }).collect_view()}
+                    <select aria-label="Chart DaemonSet"
+                        on:change=move |ev| chosen.set(Some(event_target_value(&ev)))>
+                        {move || {
+                            let names = names.get();
+                            let on = chosen.with(|c| shown(&names, c.as_ref()));
+                            names.into_iter().map(|n| {
+                                let selected = on.as_ref() == Some(&n);
+                                let value = n.clone();
+                                view! { <option value=value selected=selected>{n}</option> }
+                            }).collect_view()
+                        }}
                     </select>
                 </label>
-            </Show>
+            })}
             {move || data.with(|(points, now, horizon)| {
                 // Samples reach the horizon (what has been simulated), which may lie after now.
                 let t_max = horizon.max(*now).max(1.0);
