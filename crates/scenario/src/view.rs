@@ -223,6 +223,7 @@ fn current_hash(c: &Cluster, ds: &DaemonSet) -> String {
 /// A card for each node that pods are bound to (or aimed at) but that does not exist, in name
 /// order among the others: the pods of a deleted node stay until pod GC collects them.
 fn add_deleted_nodes(c: &Cluster, pods: &[std::sync::Arc<Pod>], nodes: &mut Vec<NodeCard>) {
+    // `nodes` is in name order (the store keeps nodes by name).
     let mut missing = std::collections::BTreeMap::<&str, bool>::new();
     for p in pods {
         let Ok(target) = controller::util::get_target_node_name(p) else {
@@ -264,7 +265,7 @@ pub fn deleted_node_summary(c: &Cluster, node: &str, bound: bool) -> String {
     let timing = c.timing();
     let gc = match c.pod_gc_collection(node) {
         Some((since, at)) => format!(
-            "Pod GC force-deletes them in {:.0} s (missing since t = {:.1} s; {:.0} s quarantine).",
+            "Pod GC force-deletes them in {:.0} s (it noticed at t = {:.1} s; {:.0} s quarantine).",
             since_secs(at, c.now()).max(0.0),
             since_secs(since, c.start_time()),
             timing.pod_gc_quarantine
@@ -276,9 +277,10 @@ pub fn deleted_node_summary(c: &Cluster, node: &str, bound: bool) -> String {
         ),
     };
     format!(
-        "Node deleted, its pods still bound here. The DaemonSet controller has no handler for \
-         node deletion (R-EVT-9) and leaves them alone; its next sync will not count them \
-         (R-NODE-2), so until one runs its counters still include this node. {gc}"
+        "Node deleted, its pods still bound here. The DaemonSet controller leaves them alone \
+         and its next sync counts them nowhere (R-NODE-2), but the deletion itself triggers no \
+         sync (R-EVT-9): until something else does, its counters may still include this node. \
+         {gc}"
     )
 }
 

@@ -144,7 +144,7 @@ fn a_deleted_node_keeps_a_card_for_its_pods_until_pod_gc_collects_them() {
         .duration_since(tl.cluster().start_time())
         .as_secs_f64();
     assert!(
-        why.contains(&format!("missing since t = {since:.1} s")),
+        why.contains(&format!("it noticed at t = {since:.1} s")),
         "{why}"
     );
     let left = at.duration_since(tl.cluster().now()).as_secs_f64();
