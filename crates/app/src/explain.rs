@@ -6,7 +6,7 @@ use crate::Ctx;
 use controller::predicates::NodeExplanation;
 use leptos::prelude::*;
 use scenario::edit::Edit;
-use scenario::view::NodeCard as NodeModel;
+use scenario::view::{NodeCard as NodeModel, PodState};
 
 #[component]
 pub(crate) fn ExplainPanel() -> impl IntoView {
@@ -39,8 +39,8 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
     let run = move |edit: Edit| {
         let _ = ctx.edit(&edit);
     };
-    // No kubelet reports for the pods of a deleted node.
-    let can_fail = node.deleted.is_none();
+    // A pod fails on a node that runs it: not while unscheduled (Pending), not on a deleted node.
+    let on_node = node.deleted.is_none();
     let about = match node.deleted.clone() {
         // A deleted node: nothing to edit, no verdict; only its pods remain.
         Some(why) => view! { <p class="summary deleted">{why}</p> }.into_any(),
@@ -66,7 +66,7 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
                 view! {
                     <li>
                         <ul class="pods">{crate::nodes::pod_chip(p)}</ul>
-                        {can_fail.then(|| view! {
+                        {(on_node && p.state != PodState::Pending).then(|| view! {
                             <button on:click=move |_| run(fail.clone())>"Fail pod"</button>
                         })}
                         <button class="danger" on:click=move |_| run(delete.clone())>"Delete pod"</button>

@@ -440,6 +440,21 @@ impl Cluster {
             .store
             .pod(ns_or_default(ns), name)
             .ok_or_else(|| ApiError::not_found(PODS, name))?;
+        // Only the kubelet of the pod's node can see its container exit.
+        let node = controller::pod_util::node_name(&pod);
+        if node.is_empty() {
+            return Err(ApiError::BadRequest(format!(
+                "pod {name:?} is not on a node yet, so it has no container to fail\n  \
+                 hint: a pod fails once the scheduler has bound it and its node's kubelet runs it"
+            )));
+        }
+        if self.store.node(node).is_none() {
+            return Err(ApiError::BadRequest(format!(
+                "pod {name:?} is bound to node {node:?}, which no longer exists: no kubelet \
+                 reports for it\n  hint: pod GC deletes such pods; `kubectl delete pod {name}` \
+                 does it now"
+            )));
+        }
         self.kubelet.fail(&pod_key(&pod), &mut self.store);
         self.dispatch();
         Ok(())

@@ -586,6 +586,43 @@ fn apply_reports_created_unchanged_configured_and_kubectl_like_errors() {
     );
     assert!(c.stop_node("nope").is_err());
     assert!(c.fail_pod("default", "nope").is_err());
+}
+
+#[test]
+fn only_a_pod_running_on_a_node_can_fail() {
+    let mut c = kind_cluster(19);
+    c.apply(Busybox::new("unbound").daemon_set()).unwrap();
+    let unbound = |c: &Cluster| {
+        c.pods()
+            .into_iter()
+            .find(|p| p.spec.as_ref().and_then(|s| s.node_name.as_ref()).is_none())
+            .and_then(|p| p.metadata.name.clone())
+    };
+    assert!(c.run_until(|c| unbound(c).is_some(), secs(5.0)));
+    let name = unbound(&c).unwrap();
+    let e = c.fail_pod("default", &name).unwrap_err().to_string();
+    assert!(
+        e.contains("is not on a node yet") && e.contains("hint:"),
+        "{e}"
+    );
+    assert_ne!(
+        c.pod("default", &name)
+            .and_then(|p| p.status.clone())
+            .and_then(|s| s.phase),
+        Some("Failed".to_string()),
+        "nothing changed"
+    );
+
+    // A pod left bound to a deleted node: no kubelet reports for it.
+    assert!(c.settle(secs(30.0)));
+    let victim = live_pod_on(&c, "worker2").unwrap();
+    let name = victim.metadata.name.clone().unwrap();
+    c.remove_node("worker2").unwrap();
+    let e = c.fail_pod("default", &name).unwrap_err().to_string();
+    assert!(
+        e.contains("which no longer exists") && e.contains("kubectl delete pod"),
+        "{e}"
+    );
     assert!(c.update_daemon_set("default", "nope", |_| {}).is_err());
 }
 
