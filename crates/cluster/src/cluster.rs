@@ -455,6 +455,12 @@ impl Cluster {
                  does it now"
             )));
         }
+        if !self.kubelet.is_running(node) {
+            return Err(ApiError::BadRequest(format!(
+                "the kubelet on {node:?} is stopped, so nothing reports pod {name:?}'s container \
+                 exiting\n  hint: `node start {node}` first"
+            )));
+        }
         self.kubelet.fail(&pod_key(&pod), &mut self.store);
         self.dispatch();
         Ok(())

@@ -613,8 +613,21 @@ fn only_a_pod_running_on_a_node_can_fail() {
         "nothing changed"
     );
 
-    // A pod left bound to a deleted node: no kubelet reports for it.
     assert!(c.settle(secs(30.0)));
+    // A stopped kubelet reports nothing.
+    let on3 = live_pod_on(&c, "worker3")
+        .and_then(|p| p.metadata.name.clone())
+        .unwrap();
+    c.stop_node("worker3").unwrap();
+    let e = c.fail_pod("default", &on3).unwrap_err().to_string();
+    assert!(
+        e.contains("is stopped") && e.contains("node start worker3"),
+        "{e}"
+    );
+    c.start_node("worker3").unwrap();
+    c.fail_pod("default", &on3).unwrap();
+
+    // A pod left bound to a deleted node: no kubelet reports for it.
     let victim = live_pod_on(&c, "worker2").unwrap();
     let name = victim.metadata.name.clone().unwrap();
     c.remove_node("worker2").unwrap();
