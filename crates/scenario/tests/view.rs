@@ -166,3 +166,42 @@ fn a_deleted_node_keeps_a_card_for_its_pods_until_pod_gc_collects_them() {
         after.nodes.iter().map(|n| &n.name).collect::<Vec<_>>()
     );
 }
+
+/// Every pod that has a target node is on exactly one card, that node's; a card marked deleted
+/// is one whose Node does not exist (and only such cards are). Checked at every visible change
+/// of every preset (the bug this guards against: pods of a deleted node were not shown at all).
+#[test]
+fn every_pod_with_a_target_node_is_on_that_nodes_card() {
+    for (id, _, _) in common::presets() {
+        let mut tl = Timeline::new(common::parse(id)).expect("starts");
+        for _ in 0..400 {
+            let c = tl.cluster();
+            let v = cluster_view(c);
+            for card in &v.nodes {
+                assert_eq!(
+                    card.deleted.is_some(),
+                    c.node(&card.name).is_none(),
+                    "{id} t={}: card {}",
+                    tl.elapsed(),
+                    card.name
+                );
+            }
+            for p in c.pods() {
+                let Ok(target) = controller::util::get_target_node_name(&p) else {
+                    continue;
+                };
+                let name = p.metadata.name.as_deref().unwrap_or_default();
+                let on: Vec<_> = v
+                    .nodes
+                    .iter()
+                    .filter(|n| n.pods.iter().any(|chip| chip.name == name))
+                    .map(|n| n.name.as_str())
+                    .collect();
+                assert_eq!(on, [target], "{id} t={}: pod {name}", tl.elapsed());
+            }
+            if tl.step_forward().is_none() {
+                break;
+            }
+        }
+    }
+}
