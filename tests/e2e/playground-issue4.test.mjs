@@ -264,6 +264,9 @@ test('a screenshot of every preset at a telling moment', async () => {
       // Pods no DaemonSet owns are neither current nor old: they have a key of their own.
       assert.equal(await page.locator('li.pod.orphan').count(), 4);
       await page.getByText('no owner (orphan)').waitFor();
+      // ... and each says whether anything will adopt it.
+      const notes = await page.locator('article.node .why').allTextContents();
+      assert.equal(notes.filter((n) => /has no owner: no DaemonSet's selector matches/.test(n)).length, 4);
     }
     if (id === 'failed-pod-backoff') {
       const why = await page.locator('article.node[data-node="worker2"] .why').textContent();

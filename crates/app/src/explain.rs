@@ -70,7 +70,8 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
                             <button on:click=move |_| run(fail.clone())>"Fail pod"</button>
                         })}
                         <button class="danger" on:click=move |_| run(delete.clone())>"Delete pod"</button>
-                        {p.why.clone().map(|w| view! { <p class="why">{w}</p> })}
+                        {p.why.clone().or_else(|| p.orphan.as_ref().map(|o| format!("{pname} {o}")))
+                            .map(|w| view! { <p class="why">{w}</p> })}
                         <details class="yaml">
                             <summary>{format!("kubectl get pod {pname} -o yaml")}</summary>
                             <pre class="code">{yaml.text}</pre>

@@ -259,7 +259,7 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
             }).collect_view()}
         </ul>
         // Why a pod waits, fails or goes, in the API's words (e.g. the scheduler's message).
-        {n.pods.iter().filter_map(|p| p.why.as_ref().map(|w| view! {
+        {n.pods.iter().filter_map(|p| p.why.as_ref().or(p.orphan.as_ref()).map(|w| view! {
             <p class="why"><code>{p.name.clone()}</code>" "{w.clone()}</p>
         })).collect_view()}
         {(!n.labels.is_empty()).then(|| view! {
@@ -308,6 +308,7 @@ pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
         },
         p.why
             .as_deref()
+            .or(p.orphan.as_deref())
             .map(|w| format!(" — {w}"))
             .unwrap_or_default()
     );

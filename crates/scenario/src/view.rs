@@ -89,6 +89,8 @@ pub struct PodChip {
     /// and message (`Unschedulable: 0/6 nodes are available: …`, `DeletionByTaintManager: …`)
     /// or how it failed.
     pub why: Option<String>,
+    /// For a pod no controller owns (an orphan): whether a DaemonSet will adopt it (R-CLM-4).
+    pub orphan: Option<String>,
 }
 
 /// The API's own words for a pod that waits, fails or is being removed (see [`PodChip::why`]).
@@ -218,6 +220,33 @@ fn current_hash(c: &Cluster, ds: &DaemonSet) -> String {
                 .cloned()
         })
         .unwrap_or_default()
+}
+
+/// What becomes of a pod no controller owns: the DaemonSets whose selector matches its labels
+/// adopt it at their next sync (R-CLM-4); with none, nothing manages it.
+pub fn orphan_note(p: &Pod, dss: &[std::sync::Arc<DaemonSet>]) -> String {
+    let adopters: Vec<&str> = dss
+        .iter()
+        .filter(|d| d.metadata.namespace == p.metadata.namespace)
+        .filter(|d| d.metadata.deletion_timestamp.is_none())
+        .filter(|d| {
+            controller::selectors::Selector::from_label_selector(&d.spec.selector)
+                .is_ok_and(|s| s.matches(p.metadata.labels.as_ref()))
+        })
+        .filter_map(|d| d.metadata.name.as_deref())
+        .collect();
+    if p.metadata.deletion_timestamp.is_some() {
+        "has no owner and is being deleted: nothing adopts it (R-CLM-4)".to_string()
+    } else if adopters.is_empty() {
+        "has no owner: no DaemonSet's selector matches its labels, so no controller manages it \
+         (R-CLM-4)"
+            .to_string()
+    } else {
+        format!(
+            "has no owner: DaemonSet {} selects its labels, so its next sync adopts it (R-CLM-4)",
+            adopters.join(", ")
+        )
+    }
 }
 
 /// A card for each node that pods are bound to (or aimed at) but that does not exist, in name
@@ -399,6 +428,7 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
             current_revision: current,
             grace_left,
             why: pod_why(p),
+            orphan: owner.is_none().then(|| orphan_note(p, &dss)),
         });
     }
     let daemon_sets = dss

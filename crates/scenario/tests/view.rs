@@ -205,3 +205,43 @@ fn every_pod_with_a_target_node_is_on_that_nodes_card() {
         }
     }
 }
+
+#[test]
+fn an_orphan_pod_says_whether_a_daemon_set_will_adopt_it() {
+    let mut tl = Timeline::new(common::parse("orphan-delete-and-readoption")).expect("starts");
+    let chips = |tl: &Timeline| -> Vec<scenario::view::PodChip> {
+        cluster_view(tl.cluster())
+            .nodes
+            .into_iter()
+            .flat_map(|n| n.pods)
+            .collect()
+    };
+    // Owned pods have nothing to say.
+    tl.advance_to(3.0, usize::MAX);
+    assert!(chips(&tl)
+        .iter()
+        .all(|p| p.owner.is_some() && p.orphan.is_none()));
+    // The DaemonSet deleted with --cascade=orphan (t ≈ 3.9 s): nothing will adopt its pods.
+    tl.advance_to(6.0, usize::MAX);
+    let orphans = chips(&tl);
+    assert_eq!(orphans.len(), 4);
+    for p in &orphans {
+        let note = p.orphan.as_deref().expect("an orphan");
+        assert!(note.contains("no DaemonSet's selector matches"), "{note}");
+    }
+    // Applied again (t ≈ 8.9 s): until its first sync adopts them, the pods say it will.
+    let mut seen = false;
+    while tl.elapsed() < 12.0 && !seen {
+        tl.advance_to(tl.elapsed() + 0.01, usize::MAX);
+        seen = chips(&tl).iter().any(|p| {
+            p.orphan
+                .as_deref()
+                .is_some_and(|n| n.contains("DaemonSet keeper selects its labels"))
+        });
+    }
+    assert!(seen, "a moment between the apply and the adoption");
+    tl.advance_to(14.0, usize::MAX);
+    assert!(chips(&tl)
+        .iter()
+        .all(|p| p.owner.is_some() && p.orphan.is_none()));
+}
