@@ -476,13 +476,14 @@ impl Kubelet {
         }
         let now = store.now;
         store.mutate_pod(key, |p| {
-            // A pod bound to a node whose containers had not started yet: they exit at once
-            // (as when the command fails), and the kubelet reports them so.
+            // Containers that had not started yet (the caller checked the pod is bound to a
+            // running kubelet's node): they exit at once, as when the command fails, and the
+            // kubelet reports them so.
             let unstarted = p
                 .status
                 .as_ref()
                 .is_none_or(|st| st.container_statuses.as_ref().is_none_or(Vec::is_empty));
-            if unstarted && !node_name(p).is_empty() {
+            if unstarted {
                 let statuses = new_container_statuses(p, None);
                 p.status
                     .get_or_insert_with(Default::default)
