@@ -224,7 +224,7 @@ fn current_hash(c: &Cluster, ds: &DaemonSet) -> String {
 
 /// What becomes of a pod no controller owns: the DaemonSets whose selector matches its labels
 /// adopt it at their next sync (R-CLM-4); with none, nothing manages it.
-pub fn orphan_note(p: &Pod, dss: &[std::sync::Arc<DaemonSet>]) -> String {
+fn orphan_note(p: &Pod, dss: &[std::sync::Arc<DaemonSet>]) -> String {
     let adopters: Vec<&str> = dss
         .iter()
         .filter(|d| d.metadata.namespace == p.metadata.namespace)
@@ -285,7 +285,7 @@ fn add_deleted_nodes(c: &Cluster, pods: &[std::sync::Arc<Pod>], nodes: &mut Vec<
 }
 
 /// What becomes of the pods of a node that was deleted (R-EVT-9, R-NODE-1, R-NODE-2).
-pub fn deleted_node_summary(c: &Cluster, node: &str, bound: bool) -> String {
+fn deleted_node_summary(c: &Cluster, node: &str, bound: bool) -> String {
     if !bound {
         return "Node deleted. The DaemonSet controller deletes the pods aimed at it that were \
                 never bound: they can never be scheduled (R-NODE-1)."
