@@ -55,6 +55,19 @@ fn label(namespace: &str, name: &str) -> String {
     }
 }
 
+/// Whether `label` names the DaemonSet `namespace`/`name` (as [`label`] writes it), without
+/// building the label: the chart compares every sample's DaemonSets each frame.
+fn is_labelled(label: &str, namespace: &str, name: &str) -> bool {
+    if namespace == "default" {
+        label == name
+    } else {
+        label
+            .strip_prefix(namespace)
+            .and_then(|rest| rest.strip_prefix('/'))
+            == Some(name)
+    }
+}
+
 /// The DaemonSet shown: the one chosen while it is among `names`, else the first.
 fn shown(names: &[String], chosen: Option<&String>) -> Option<String> {
     chosen
@@ -71,9 +84,8 @@ pub(crate) fn ChartPanel() -> impl IntoView {
         ctx.read(|s| {
             let mut names: Vec<String> = Vec::new();
             for d in s.samples().iter().flat_map(|x| &x.daemon_sets) {
-                let l = label(&d.namespace, &d.name);
-                if !names.contains(&l) {
-                    names.push(l);
+                if !names.iter().any(|l| is_labelled(l, &d.namespace, &d.name)) {
+                    names.push(label(&d.namespace, &d.name));
                 }
             }
             names
@@ -83,28 +95,30 @@ pub(crate) fn ChartPanel() -> impl IntoView {
     let data = Memo::new(move |_| {
         let shown = chosen.with(|c| names.with(|n| shown(n, c.as_ref())));
         ctx.read(|s| {
-            let points: Vec<Point> =
-                s.samples()
-                    .iter()
-                    .map(|x| {
-                        let c = x.daemon_sets.iter().find(|c| {
-                            shown.as_deref() == Some(label(&c.namespace, &c.name).as_str())
-                        });
-                        (
-                            x.t(),
-                            c.map(|c| {
-                                [
-                                    c.desired,
-                                    c.current,
-                                    c.ready,
-                                    c.up_to_date,
-                                    c.available,
-                                    c.unavailable,
-                                ]
-                            }),
-                        )
-                    })
-                    .collect();
+            let points: Vec<Point> = s
+                .samples()
+                .iter()
+                .map(|x| {
+                    let c = x.daemon_sets.iter().find(|c| {
+                        shown
+                            .as_deref()
+                            .is_some_and(|l| is_labelled(l, &c.namespace, &c.name))
+                    });
+                    (
+                        x.t(),
+                        c.map(|c| {
+                            [
+                                c.desired,
+                                c.current,
+                                c.ready,
+                                c.up_to_date,
+                                c.available,
+                                c.unavailable,
+                            ]
+                        }),
+                    )
+                })
+                .collect();
             (points, s.elapsed(), s.horizon())
         })
     });
@@ -139,7 +153,8 @@ pub(crate) fn ChartPanel() -> impl IntoView {
                     let d = step_path(points, *i, x, y, t_max);
                     view! { <path class=format!("series s-{name}") d=d fill="none"/> }
                 }).collect_view();
-                let cursor = x(*now);                view! {
+                let cursor = x(*now);
+                view! {
                     <svg viewBox=format!("0 0 {W} {H}") role="img"
                         aria-label="DESIRED, READY, UP-TO-DATE, AVAILABLE and unavailable over virtual time">
                         <line class="axis" x1=PAD y1=H - PAD x2=W - PAD y2=H - PAD/>
@@ -162,6 +177,17 @@ pub(crate) fn ChartPanel() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_names_exactly_its_daemon_set() {
+        for (ns, name) in [("default", "agent"), ("kube-system", "cni"), ("a", "b")] {
+            assert!(is_labelled(&label(ns, name), ns, name));
+        }
+        assert!(!is_labelled("agent", "kube-system", "agent"));
+        assert!(!is_labelled("kube-system/cni", "default", "cni"));
+        assert!(!is_labelled("kube-system/cni", "kube", "system/cni"));
+        assert!(!is_labelled("kube-system/cn", "kube-system", "cni"));
+    }
 
     #[test]
     fn a_line_breaks_while_its_daemon_set_does_not_exist_and_runs_to_the_end() {
