@@ -10,9 +10,8 @@
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
 use k8s_openapi::api::core::v1::{Node as K8sNode, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use serde::de::DeserializeOwned;
 
-use crate::de::{self, At, DeError, DeErrorKind, UnknownField};
+use crate::de::{self, At, DeError, DeErrorKind, Decode, UnknownField};
 use crate::gofmt::quote;
 use crate::source_map::SourceMap;
 use crate::yaml::{self, Node, Pos, Value, YamlError, YamlErrorKind};
@@ -498,7 +497,7 @@ fn unknown_kind(source: &str, node: &Node, api_version: &str, kind: &str) -> Dec
     .with_hint(hint)
 }
 
-fn typed<T: DeserializeOwned>(
+fn typed<T: Decode>(
     source: &str,
     doc: usize,
     node: &Node,
@@ -511,8 +510,8 @@ fn typed<T: DeserializeOwned>(
         quote(version)
     );
     let mut unknown = Vec::new();
-    let object: T = de::from_node(node, &mut unknown)
-        .map_err(|e| type_error(source, &server_prefix, node, &e))?;
+    let object: T =
+        de::from_node(node, &mut unknown).map_err(|e| type_error(source, &server_prefix, &e))?;
     if let Some(first) = unknown.first() {
         return Err(DecodeError::new(
             source,
@@ -530,15 +529,11 @@ fn typed<T: DeserializeOwned>(
 /// server does: Go's type errors and strict unknown fields. The error is the server's detail,
 /// e.g. `json: cannot unmarshal string into Go struct field DaemonSetSpec.spec.minReadySeconds
 /// of type int32` or `strict decoding error: unknown field "spec.nope"`.
-pub fn decode_json<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, String> {
+pub fn decode_json<T: Decode>(value: &serde_json::Value) -> Result<T, String> {
     let node = Node::from_json(value);
     let mut unknown = Vec::new();
-    let object: T = de::from_node(&node, &mut unknown).map_err(|e| {
-        type_error("", "", &node, &e)
-            .message
-            .trim_start()
-            .to_string()
-    })?;
+    let object: T = de::from_node(&node, &mut unknown)
+        .map_err(|e| type_error("", "", &e).message.trim_start().to_string())?;
     if !unknown.is_empty() {
         return Err(strict_error(&unknown));
     }
@@ -555,29 +550,13 @@ fn strict_error(unknown: &[UnknownField]) -> String {
     format!("strict decoding error: {}", list.join(", "))
 }
 
-fn type_error(source: &str, server_prefix: &str, root: &Node, e: &DeError) -> DecodeError {
-    let fallback;
-    let at: &At = match &e.at {
-        Some(at) => at,
-        None => {
-            fallback = At {
-                pos: root.pos,
-                json_path: String::new(),
-                go_field: None,
-                holder: None,
-                found: root.json_kind(),
-                number: None,
-                plain: None,
-                string_value: None,
-            };
-            &fallback
-        }
-    };
+fn type_error(source: &str, server_prefix: &str, e: &DeError) -> DecodeError {
+    let at = &e.0.at;
     let target = |go_type: &str| match &at.go_field {
         Some(f) => format!("Go struct field {f} of type {go_type}"),
         None => format!("Go value of type {go_type}"),
     };
-    let (kind, detail, hint) = match &e.kind {
+    let (kind, detail, hint) = match &e.0.kind {
         DeErrorKind::Mismatch { go_type } => (
             DecodeErrorKind::TypeMismatch,
             format!(
@@ -596,7 +575,7 @@ fn type_error(source: &str, server_prefix: &str, root: &Node, e: &DeError) -> De
             ),
             type_hint(at, go_type, true),
         ),
-        DeErrorKind::Custom(msg) | DeErrorKind::Probe(msg) => (
+        DeErrorKind::Custom(msg) => (
             DecodeErrorKind::InvalidValue,
             // Go returns a type's own UnmarshalJSON error without field context.
             msg.clone(),

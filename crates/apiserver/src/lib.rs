@@ -7,7 +7,7 @@
 //! the UI. It is pure functions over `k8s-openapi` types, compiles to `wasm32-unknown-unknown`,
 //! and never panics on user input: every failure is a value with a location and a hint.
 
-mod de;
+pub mod de;
 pub mod decode;
 pub mod defaults;
 pub mod gofmt;
@@ -16,6 +16,7 @@ pub mod strategy;
 pub mod validation;
 mod yaml;
 
+pub use de::{De, DeError, Decode};
 pub use decode::{
     decode_daemon_set, decode_json, decode_manifests, yaml_to_json, DecodeError, DecodeErrorKind,
     Manifest,

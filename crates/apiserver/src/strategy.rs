@@ -8,7 +8,6 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::apps::v1::{DaemonSet, DaemonSetStatus};
-use serde::Serialize;
 use serde_json::Value;
 
 /// R-K-3: apps/v1 surface of the internal `spec.templateGeneration`.
@@ -98,18 +97,14 @@ pub fn prepare_for_status_update(new: &mut DaemonSet, old: &DaemonSet) {
 ///
 /// Known gap: Go also treats unset and zero non-pointer numbers/bools as equal; here
 /// `minReadySeconds: 0` differs from no `minReadySeconds`.
-pub fn semantic_eq<T: Serialize + PartialEq>(a: &T, b: &T) -> bool {
+pub fn semantic_eq<T: codec::Encode + PartialEq>(a: &T, b: &T) -> bool {
     if a == b {
         return true;
     }
-    match (serde_json::to_value(a), serde_json::to_value(b)) {
-        (Ok(mut x), Ok(mut y)) => {
-            normalize(&mut x, None);
-            normalize(&mut y, None);
-            x == y
-        }
-        _ => false,
-    }
+    let (mut x, mut y) = (codec::to_json(a), codec::to_json(b));
+    normalize(&mut x, None);
+    normalize(&mut y, None);
+    x == y
 }
 
 /// Keys whose values are Go maps (so `{}` means the same as absent).

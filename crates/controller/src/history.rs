@@ -42,9 +42,7 @@ pub fn fnv1a32(bytes: &[u8]) -> u32 {
 pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -> String {
     // Through a `Value` (keys sorted): the same bytes as writing the template directly, and the
     // web app keeps one serializer of the Kubernetes types instead of two.
-    let mut bytes = serde_json::to_value(template)
-        .and_then(|v| serde_json::to_vec(&v))
-        .unwrap_or_default();
+    let mut bytes = serde_json::to_vec(&codec::to_json(template)).unwrap_or_default();
     if let Some(c) = collision_count {
         let mut buf = [0u8; 8];
         buf[..4].copy_from_slice(&(c as u32).to_le_bytes());
@@ -55,8 +53,7 @@ pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) ->
 
 /// R-HIS-3 `getPatch`: `{"spec":{"template":{…,"$patch":"replace"}}}`.
 pub fn revision_patch(ds: &DaemonSet) -> Value {
-    let template = serde_json::to_value(&ds.spec.template).unwrap_or(Value::Null);
-    let mut template = match template {
+    let mut template = match codec::to_json(&ds.spec.template) {
         Value::Object(m) => m,
         _ => serde_json::Map::new(),
     };

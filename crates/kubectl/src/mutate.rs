@@ -341,9 +341,7 @@ pub(crate) fn label(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, F
             )))
         }
     };
-    let size = |l: &Option<BTreeMap<String, String>>| {
-        serde_json::to_string(l).map(|s| s.len()).unwrap_or(0)
-    };
+    let size = |l: &Option<BTreeMap<String, String>>| codec::to_json(l).to_string().len();
     let msg = if before == after {
         "not labeled"
     } else if !overwrite && size(&after) < size(&before) {
@@ -628,7 +626,7 @@ pub(crate) fn set_image(api: &mut dyn Api, cmd: &Command) -> Result<CommandResul
             .hint("e.g. `kubectl set image ds/NAME app=nginx:1.27`"));
     }
     let name = ds.metadata.name.clone().unwrap_or_default();
-    let before = serde_json::to_value(&ds.spec).ok();
+    let before = codec::to_json(&ds.spec);
     let Some(pod_spec) = ds.spec.template.spec.as_mut() else {
         return Err(Fail::new("error: the DaemonSet has no pod template"));
     };
@@ -662,7 +660,7 @@ pub(crate) fn set_image(api: &mut dyn Api, cmd: &Command) -> Result<CommandResul
             .hint(format!("containers in ds/{name}: {}", names.join(", "))));
         }
     }
-    if serde_json::to_value(&ds.spec).ok() == before {
+    if codec::to_json(&ds.spec) == before {
         return Ok(CommandResult::default());
     }
     api.update_daemon_set(ds)?;
@@ -693,7 +691,7 @@ pub(crate) fn set_env(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult,
                 .hint("write KEY=VALUE, or KEY- to remove"));
         }
     }
-    let before = serde_json::to_value(&ds.spec).ok();
+    let before = codec::to_json(&ds.spec);
     let Some(pod_spec) = ds.spec.template.spec.as_mut() else {
         return Err(Fail::new("error: the DaemonSet has no pod template"));
     };
@@ -735,7 +733,7 @@ pub(crate) fn set_env(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult,
             ..CommandResult::default()
         });
     }
-    if serde_json::to_value(&ds.spec).ok() == before {
+    if codec::to_json(&ds.spec) == before {
         return Ok(CommandResult::default());
     }
     api.update_daemon_set(ds)?;

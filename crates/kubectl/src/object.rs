@@ -54,14 +54,13 @@ impl Object {
 
     /// The object as the API server serializes it (with apiVersion and kind).
     pub fn to_json(&self) -> serde_json::Value {
-        let v = match self {
-            Object::DaemonSet(o) => serde_json::to_value(o).map(omit_empty_ds_status),
-            Object::Pod(o) => serde_json::to_value(o),
-            Object::Node(o) => serde_json::to_value(o),
-            Object::ControllerRevision(o) => serde_json::to_value(o),
-            Object::Event(o) => serde_json::to_value(o),
-        };
-        v.unwrap_or(serde_json::Value::Null)
+        match self {
+            Object::DaemonSet(o) => omit_empty_ds_status(codec::to_json(o)),
+            Object::Pod(o) => codec::to_json(o),
+            Object::Node(o) => codec::to_json(o),
+            Object::ControllerRevision(o) => codec::to_json(o),
+            Object::Event(o) => codec::to_json(o),
+        }
     }
 }
 

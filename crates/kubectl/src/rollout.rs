@@ -88,7 +88,7 @@ fn fingerprint(ds: &DaemonSet) -> String {
         _ => format!(
             "{:?}/{}",
             ds.metadata.generation,
-            serde_json::to_value(&ds.status).unwrap_or_default()
+            codec::to_json(&ds.status)
         ),
     }
 }
@@ -329,7 +329,7 @@ pub(crate) fn undo(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fa
     })?;
     let spec = &mut ds.spec;
     // R-KC-6: the revision data equals the current template's patch.
-    let same = serde_json::to_value(&spec.template).ok() == serde_json::to_value(&template).ok();
+    let same = codec::to_json(&spec.template) == codec::to_json(&template);
     if same {
         return Ok(CommandResult::out(format!(
             "daemonset.apps/{name} skipped rollback (current template already matches revision {to})\n"

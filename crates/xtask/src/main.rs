@@ -4,13 +4,17 @@
 //! - `test`: every check CI runs (`.ci/run` is just `cargo xtask test`);
 //! - `size`: build the release bundle and print its files' raw and gzipped sizes against the
 //!   budget (`--check` fails when over it);
-//! - `ensure`: only install or check the tools.
+//! - `ensure`: only install or check the tools;
+//! - `codec`: regenerate the Kubernetes field tables of the API server's codec from the
+//!   k8s-openapi sources (`--check` fails when the committed tables differ).
 //!
 //! Both main tasks first install whatever is missing (wasm32 target, trunk, wasm-bindgen-cli,
 //! npm's wasm-opt and playwright-core, Debian's Chromium), so a fresh clone on a fresh machine
 //! needs nothing but rustup, Node.js 20 and npm. Architecture Invariant: xtask uses only `std`,
-//! and knows nothing about the playground's code; it only drives tools.
+//! and knows nothing about the playground's code; it drives tools, and writes the one generated
+//! file (`codec`) from k8s-openapi's sources.
 
+mod codec;
 mod ensure;
 mod pipeline;
 mod size;
@@ -42,6 +46,9 @@ usage:
       --check fails when the total is over the budget.
   cargo xtask ensure [--browser]
       Only install or check the tools (--browser: Chromium and chromedriver too).
+  cargo xtask codec [--check]
+      Regenerate crates/apiserver/src/codec/types.rs from the k8s-openapi sources.
+      --check fails when the committed file differs.
 
 Steps of `test`: ";
 
@@ -105,6 +112,14 @@ fn dispatch(args: &[String]) -> Result {
             )?;
             println!("\ntools ready in {}", human(started.elapsed()));
             Ok(())
+        }
+        "codec" => {
+            let check = match flags {
+                [] => false,
+                [flag] if flag == "--check" => true,
+                _ => return usage_error(flags),
+            };
+            codec::codec(&root, check)
         }
         "help" | "-h" | "--help" => {
             println!("{USAGE}{}", pipeline::step_names());

@@ -17,7 +17,12 @@ use crate::util::{banner, human, note, run, Result};
 /// the domain crates, whose native-only dev-dependencies (proptest, criterion) need not build
 /// for wasm32.
 const APP_CRATE: &str = "dsplay-app";
-const WASM_LIBS: &[&str] = &["dsplay-controller", "dsplay-apiserver", "dsplay-sort"];
+const WASM_LIBS: &[&str] = &[
+    "dsplay-controller",
+    "dsplay-apiserver",
+    "dsplay-codec",
+    "dsplay-sort",
+];
 
 pub struct Step {
     pub name: &'static str,
@@ -76,7 +81,7 @@ pub const STEPS: &[Step] = &[
     },
     Step {
         name: "test",
-        what: "native tests (unit, integration, doc)",
+        what: "native tests (unit, integration, doc); the codec's field table is fresh",
         slow: false,
         needs: NONE,
     },
@@ -272,7 +277,10 @@ fn run_step(root: &Path, name: &str) -> Result {
             }
             run(libs.args(DENY))
         }
-        "test" => run(&mut cargo(&["test", "--workspace"])),
+        "test" => {
+            crate::codec::codec(root, true)?;
+            run(&mut cargo(&["test", "--workspace"]))
+        }
         "test-wasm" => run(&mut cargo(&[
             "test",
             "--target",

@@ -88,7 +88,7 @@ pub(crate) fn validate_object_meta_update(
     if new.creation_timestamp != old.creation_timestamp {
         let shown = new.creation_timestamp.as_ref().map_or_else(
             || "0001-01-01 00:00:00 +0000 UTC".to_string(),
-            |t| t.0.strftime("%Y-%m-%d %H:%M:%S +0000 UTC").to_string(),
+            |t| codec::format_go_utc(t.0),
         );
         errs.push(FieldError::invalid(
             &path.child("creationTimestamp"),
