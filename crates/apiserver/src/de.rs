@@ -205,12 +205,6 @@ pub trait Decode: Sized {
     }
 }
 
-fn go_name<T: Decode>() -> String {
-    let mut s = String::new();
-    T::go_type(&mut s);
-    s
-}
-
 /// A position in the tree being decoded: the node, the path to it, the shared state.
 #[doc(hidden)]
 #[derive(Clone, Copy)]
@@ -248,6 +242,15 @@ impl<'n, 'a> De<'n, 'a> {
             link: Some(link),
             ctx: self.ctx,
         }
+    }
+
+    /// A mismatch for a collection: `[]` or `map[string]` and its element's Go type. Takes the
+    /// element's name as a function so the text is built here, once, not in every instance.
+    #[inline(never)]
+    fn mismatch_of(&self, prefix: &str, element: fn(&mut String)) -> DeError {
+        let mut go_type = String::from(prefix);
+        element(&mut go_type);
+        self.mismatch(&go_type)
     }
 
     /// A whole number as Go reads it into an integer of `bits` (32 or 64) bits.
@@ -409,7 +412,7 @@ impl<T: Decode> Decode for Vec<T> {
         let items = match &de.node.value {
             Value::Seq(items) => items.as_slice(),
             Value::Null => &[],
-            _ => return Err(de.mismatch(&go_name::<Self>())),
+            _ => return Err(de.mismatch_of("[]", T::go_type)),
         };
         let mut out = Vec::with_capacity(items.len());
         for (i, node) in items.iter().enumerate() {
@@ -433,7 +436,7 @@ impl<T: Decode> Decode for BTreeMap<String, T> {
         let entries = match &de.node.value {
             Value::Map(entries) => entries.as_slice(),
             Value::Null => NO_ENTRIES,
-            _ => return Err(de.mismatch(&go_name::<Self>())),
+            _ => return Err(de.mismatch_of("map[string]", T::go_type)),
         };
         let mut out = BTreeMap::new();
         for entry in entries {

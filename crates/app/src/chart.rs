@@ -168,7 +168,7 @@ pub(crate) fn ChartPanel() -> impl IntoView {
                 }
             })}
             <ul class="legend chart-legend">
-                {SERIES.iter().map(|(n, _)| view! { <li><span class=format!("swatch line s-{n}")></span>{n.to_uppercase()}</li> }).collect_view()}
+                {SERIES.iter().map(|(n, _)| view! { <li><span class=format!("swatch line s-{n}")></span>{n.to_ascii_uppercase()}</li> }).collect_view()}
             </ul>
         </section>
     }

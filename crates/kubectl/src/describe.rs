@@ -477,7 +477,7 @@ fn describe_probe(p: &Probe) -> String {
         );
     }
     if let Some(h) = &p.http_get {
-        let scheme = h.scheme.as_deref().unwrap_or("HTTP").to_lowercase();
+        let scheme = apiserver::gofmt::to_lower(h.scheme.as_deref().unwrap_or("HTTP"));
         let host = h.host.as_deref().unwrap_or("");
         return format!(
             "http-get {scheme}://{host}:{}{} {attrs}",

@@ -650,9 +650,9 @@ fn revision_row(c: &ControllerRevision, now: Timestamp) -> Vec<String> {
         .map(|o| {
             let group = o.api_version.split_once('/').map(|(g, _)| g).unwrap_or("");
             if group.is_empty() {
-                format!("{}/{}", o.kind.to_lowercase(), o.name)
+                format!("{}/{}", apiserver::gofmt::to_lower(&o.kind), o.name)
             } else {
-                format!("{}.{group}/{}", o.kind.to_lowercase(), o.name)
+                format!("{}.{group}/{}", apiserver::gofmt::to_lower(&o.kind), o.name)
             }
         })
         .unwrap_or_else(|| "<none>".into());
@@ -727,7 +727,7 @@ pub fn event_row(e: &Event, wide: bool, now: Timestamp) -> Vec<String> {
 /// The OBJECT column of an event: its involved object as `kind/name` (`pod/agent-x7k2p`).
 pub fn event_object(e: &Event) -> String {
     let io = &e.involved_object;
-    let kind = io.kind.clone().unwrap_or_default().to_lowercase();
+    let kind = apiserver::gofmt::to_lower(io.kind.as_deref().unwrap_or_default());
     match io.name.as_deref().filter(|n| !n.is_empty()) {
         Some(n) => format!("{kind}/{n}"),
         None => kind,

@@ -605,7 +605,7 @@ pub struct EventTable {
 pub fn event_table(c: &Cluster, filter: Option<&str>, limit: usize) -> EventTable {
     let now = c.now();
     let filter = filter
-        .map(|f| f.trim().to_lowercase())
+        .map(|f| apiserver::gofmt::to_lower(f.trim()))
         .filter(|f| !f.is_empty());
     let mut events: Vec<_> = c.events().to_vec();
     // As kubectl lists every kind: by namespace, then name.
@@ -616,7 +616,7 @@ pub fn event_table(c: &Cluster, filter: Option<&str>, limit: usize) -> EventTabl
     let mut total = 0;
     for e in &events {
         if let Some(f) = &filter {
-            if !kubectl::event_object(e).to_lowercase().contains(f.as_str()) {
+            if !apiserver::gofmt::to_lower(&kubectl::event_object(e)).contains(f.as_str()) {
                 continue;
             }
         }

@@ -142,7 +142,7 @@ pub(crate) fn validate_annotations(
     let mut errs = Vec::new();
     let mut total = 0usize;
     for (k, v) in annotations.into_iter().flatten() {
-        for msg in is_qualified_name(&k.to_lowercase()) {
+        for msg in is_qualified_name(&crate::gofmt::to_lower(k)) {
             errs.push(FieldError::invalid(path, k, &msg));
         }
         total += k.len() + v.len();
