@@ -274,21 +274,24 @@ impl<'n, 'a> De<'n, 'a> {
         Ok(v)
     }
 
-    /// The entries of a Go struct named `go` with JSON fields `fields`: a mapping's entries
-    /// (a JSON null has none). Keys that are no field are recorded as unknown here.
+    /// Decodes a Go struct named `go` with JSON fields `fields` from a mapping (a JSON null has
+    /// no entries): in the order written, a key that is no field is recorded as unknown, a field
+    /// is handed to `field` with its position in `fields`. The loop is here, once; a struct's own
+    /// code is only its `field` arms.
     #[inline(never)]
-    fn struct_entries(
+    fn decode_struct(
         &self,
         go: &'static str,
         fields: &'static [&'static str],
-    ) -> Result<&'n [Entry], DeError> {
+        field: &mut dyn FnMut(usize, De<'_, '_>) -> Result<(), DeError>,
+    ) -> Result<(), DeError> {
         let entries = match &self.node.value {
             Value::Map(entries) => entries.as_slice(),
             Value::Null => NO_ENTRIES,
             _ => return Err(self.mismatch(&format!("v1.{go}"))),
         };
         for entry in entries {
-            if !fields.contains(&entry.key.as_str()) {
+            let Some(index) = fields.iter().position(|f| *f == entry.key) else {
                 let link = Link {
                     parent: self.link,
                     seg: Seg::Key(&entry.key),
@@ -300,9 +303,64 @@ impl<'n, 'a> De<'n, 'a> {
                     owner: go,
                     suggestion: suggest(&entry.key, fields),
                 });
-            }
+                continue;
+            };
+            let link = Link {
+                parent: self.link,
+                seg: Seg::Field {
+                    name: &entry.key,
+                    owner: go,
+                },
+            };
+            field(index, self.child(&entry.value, &link))?;
         }
-        Ok(entries)
+        Ok(())
+    }
+
+    /// Hands every item of a sequence (a JSON null has none) to `item`, located by its index;
+    /// anything else is a mismatch with `[]` and the element's Go type.
+    #[inline(never)]
+    fn decode_items(
+        &self,
+        element: fn(&mut String),
+        item: &mut dyn FnMut(De<'_, '_>) -> Result<(), DeError>,
+    ) -> Result<(), DeError> {
+        let items = match &self.node.value {
+            Value::Seq(items) => items.as_slice(),
+            Value::Null => &[],
+            _ => return Err(self.mismatch_of("[]", element)),
+        };
+        for (i, node) in items.iter().enumerate() {
+            let link = Link {
+                parent: self.link,
+                seg: Seg::Index(i),
+            };
+            item(self.child(node, &link))?;
+        }
+        Ok(())
+    }
+
+    /// Hands every entry of a mapping (a JSON null has none) to `entry`, located by its key;
+    /// anything else is a mismatch with `map[string]` and the value's Go type.
+    #[inline(never)]
+    fn decode_entries(
+        &self,
+        element: fn(&mut String),
+        entry: &mut dyn FnMut(&str, De<'_, '_>) -> Result<(), DeError>,
+    ) -> Result<(), DeError> {
+        let entries = match &self.node.value {
+            Value::Map(entries) => entries.as_slice(),
+            Value::Null => NO_ENTRIES,
+            _ => return Err(self.mismatch_of("map[string]", element)),
+        };
+        for e in entries {
+            let link = Link {
+                parent: self.link,
+                seg: Seg::Key(&e.key),
+            };
+            entry(&e.key, self.child(&e.value, &link))?;
+        }
+        Ok(())
     }
 
     /// A resource's `apiVersion` or `kind`: when given, it must be `expected`.
@@ -320,12 +378,6 @@ impl<'n, 'a> De<'n, 'a> {
             "invalid value: string {found:?}, expected {expected}"
         ))))
     }
-}
-
-/// The position of `key` (`fields`) in a struct's JSON field list.
-#[inline(never)]
-fn field_index(fields: &[&str], key: &str) -> usize {
-    fields.iter().position(|f| *f == key).unwrap_or(usize::MAX)
 }
 
 impl Decode for String {
@@ -409,19 +461,11 @@ impl<T: Decode> Decode for Option<T> {
 
 impl<T: Decode> Decode for Vec<T> {
     fn decode(de: De<'_, '_>) -> Result<Self, DeError> {
-        let items = match &de.node.value {
-            Value::Seq(items) => items.as_slice(),
-            Value::Null => &[],
-            _ => return Err(de.mismatch_of("[]", T::go_type)),
-        };
-        let mut out = Vec::with_capacity(items.len());
-        for (i, node) in items.iter().enumerate() {
-            let link = Link {
-                parent: de.link,
-                seg: Seg::Index(i),
-            };
-            out.push(T::decode(de.child(node, &link))?);
-        }
+        let mut out = Vec::new();
+        de.decode_items(T::go_type, &mut |item| {
+            out.push(T::decode(item)?);
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -433,19 +477,11 @@ impl<T: Decode> Decode for Vec<T> {
 
 impl<T: Decode> Decode for BTreeMap<String, T> {
     fn decode(de: De<'_, '_>) -> Result<Self, DeError> {
-        let entries = match &de.node.value {
-            Value::Map(entries) => entries.as_slice(),
-            Value::Null => NO_ENTRIES,
-            _ => return Err(de.mismatch_of("map[string]", T::go_type)),
-        };
         let mut out = BTreeMap::new();
-        for entry in entries {
-            let link = Link {
-                parent: de.link,
-                seg: Seg::Key(&entry.key),
-            };
-            out.insert(entry.key.clone(), T::decode(de.child(&entry.value, &link))?);
-        }
+        de.decode_entries(T::go_type, &mut |key, value| {
+            out.insert(key.to_string(), T::decode(value)?);
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -570,18 +606,14 @@ impl Decode for MicroTime {
 macro_rules! decode_fields {
     ($de:ident, $out:ident, $child:ident, $go:expr, [$($extra:literal),*] { $($i:literal $f:ident $json:literal,)* } $($meta:tt)*) => {{
         const FIELDS: &[&str] = &[$($extra,)* $($json),*];
-        for entry in $de.struct_entries($go, FIELDS)? {
-            let link = Link {
-                parent: $de.link,
-                seg: Seg::Field { name: &entry.key, owner: $go },
-            };
-            let $child = $de.child(&entry.value, &link);
-            match field_index(FIELDS, &entry.key) {
+        $de.decode_struct($go, FIELDS, &mut |index, $child| {
+            match index {
                 $($i => Decode::decode_in(&mut $out.$f, $child)?,)*
                 $($meta)*
                 _ => {}
             }
-        }
+            Ok(())
+        })?;
     }};
 }
 
@@ -711,6 +743,26 @@ mod tests {
         round_trip::<Pod>();
         round_trip::<Node>();
         round_trip::<Event>();
+    }
+
+    /// Unknown fields are listed in the order they are written, nested ones where they occur
+    /// (the first is the one an error points at).
+    #[test]
+    fn unknown_fields_are_listed_in_written_order() {
+        let unknown = |text: &str| {
+            let docs = parse_stream(text).unwrap_or_default();
+            let mut unknown = Vec::new();
+            let _: Result<PodSpec, _> = from_node(&docs[0], &mut unknown);
+            unknown.into_iter().map(|u| u.path).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            unknown("containers: [{name: a, imagee: x}]\nnodeSelectr: {}\n"),
+            ["containers[0].imagee", "nodeSelectr"]
+        );
+        assert_eq!(
+            unknown("nodeSelectr: {}\ncontainers: [{name: a, imagee: x}]\n"),
+            ["nodeSelectr", "containers[0].imagee"]
+        );
     }
 
     #[test]

@@ -211,7 +211,7 @@ fn parse_filter(f: &str) -> Result<Step, String> {
             {
                 Value::String(r[1..r.len() - 1].to_string())
             } else {
-                serde_json::from_str(r).unwrap_or(Value::String(r.to_string()))
+                serde_json::from_slice(r.as_bytes()).unwrap_or(Value::String(r.to_string()))
             };
             return Ok(Step::Filter(
                 path,

@@ -25,7 +25,8 @@ pub(crate) fn patch(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, F
             "error: --type must be one of [json merge strategic], not {ty:?}"
         )));
     }
-    let patch: Value = serde_json::from_str(text).map_err(|e| {
+    // `from_slice` (the app's one instance of serde_json's parser); same messages as `from_str`.
+    let patch: Value = serde_json::from_slice(text.as_bytes()).map_err(|e| {
         Fail::new(format!("error: unable to parse {text:?}: {e}"))
             .hint("the patch must be JSON; quote it in single quotes so the shell keeps the double quotes")
     })?;

@@ -218,7 +218,8 @@ pub fn import_nodes(source_name: &str, text: &str) -> Result<Vec<NodeEntry>, Sce
     // `-o json` is read by serde_json (fast); several JSON documents, or YAML, by the YAML reader.
     let json = trimmed
         .starts_with('{')
-        .then(|| serde_json::from_str::<Value>(trimmed));
+        // `from_slice`, as share links read theirs: one copy of serde_json's parser in the app.
+        .then(|| serde_json::from_slice::<Value>(trimmed.as_bytes()));
     let (docs, loc) = if let Some(json) =
         json.filter(|r| r.is_ok() || yaml_documents(source_name, text).is_err())
     {
