@@ -197,10 +197,18 @@ pub trait Decode: Sized {
     fn go_type(out: &mut String);
 
     /// Decodes into a struct's field: one instance per field type, so a struct's field arm is
-    /// only a call and a test.
+    /// only a call and a test. A JSON null leaves the field its zero value, whatever its type
+    /// (Go's `encoding/json`, and k8s-openapi's decoders, do the same: a null `port` of an
+    /// `httpGet` is 0, not an error).
     #[doc(hidden)]
-    fn decode_in(slot: &mut Self, de: De<'_, '_>) -> Result<(), DeError> {
-        *slot = Self::decode(de)?;
+    fn decode_in(slot: &mut Self, de: De<'_, '_>) -> Result<(), DeError>
+    where
+        Self: Default,
+    {
+        *slot = match de.node.value {
+            Value::Null => Self::default(),
+            _ => Self::decode(de)?,
+        };
         Ok(())
     }
 }
@@ -743,6 +751,72 @@ mod tests {
         round_trip::<Pod>();
         round_trip::<Node>();
         round_trip::<Event>();
+    }
+
+    /// Where k8s-openapi's own decoder (serde) reads a value, ours reads the same: the sample
+    /// object of every kind, with every value at one depth replaced by null in turn (null is
+    /// where Go's rules are least obvious: zero values, empty lists, unset options).
+    #[test]
+    fn decoding_agrees_with_k8s_openapi_on_nulls() {
+        use codec::sample::Sample;
+        use k8s_openapi::api::apps::v1::DaemonSet;
+        use k8s_openapi::api::core::v1::{Event, Node, Pod};
+        use serde_json::Value as J;
+
+        // Only struct fields: serde_json reads a null map value or list item of a string as an
+        // error where Go (and our decoder) reads "", so there the two are not comparable. The
+        // sample's maps are the objects with `key-N` keys.
+        fn null_at(v: &mut J, depth: usize) {
+            match v {
+                J::Object(m) => {
+                    let is_map = m.keys().any(|k| k.starts_with("key-"));
+                    m.iter_mut().for_each(|(k, v)| {
+                        // apiVersion and kind are checked, not decoded.
+                        if depth == 0 && !is_map && k != "apiVersion" && k != "kind" {
+                            *v = J::Null;
+                        } else if depth > 0 {
+                            null_at(v, depth - 1);
+                        }
+                    })
+                }
+                J::Array(items) => items
+                    .iter_mut()
+                    .for_each(|v| null_at(v, depth.saturating_sub(1))),
+                _ => {}
+            }
+        }
+        fn agree<T>()
+        where
+            T: Sample
+                + codec::Encode
+                + Decode
+                + serde::de::DeserializeOwned
+                + PartialEq
+                + fmt::Debug,
+        {
+            for depth in 0..12 {
+                let mut json = codec::to_json(&T::sample(0));
+                null_at(&mut json, depth);
+                let theirs: Result<T, _> = serde_json::from_value(json.clone());
+                let ours: Result<T, String> = crate::decode_json(&json);
+                match (theirs, ours) {
+                    (Ok(t), Ok(o)) => {
+                        assert!(t == o, "{} at depth {depth}", std::any::type_name::<T>())
+                    }
+                    (Err(_), Err(_)) => {}
+                    (t, o) => panic!(
+                        "{} at depth {depth}: serde {:?}, ours {:?}",
+                        std::any::type_name::<T>(),
+                        t.err(),
+                        o.err()
+                    ),
+                }
+            }
+        }
+        agree::<DaemonSet>();
+        agree::<Pod>();
+        agree::<Node>();
+        agree::<Event>();
     }
 
     /// Unknown fields are listed in the order they are written, nested ones where they occur

@@ -42,18 +42,34 @@ impl<T: Encode> Encode for Option<T> {
 
 impl<T: Encode> Encode for Vec<T> {
     fn encode(&self) -> Value {
-        Value::Array(self.iter().map(Encode::encode).collect())
+        encode_seq(self.len(), &mut |i| self[i].encode())
     }
 }
 
 impl<T: Encode> Encode for BTreeMap<String, T> {
     fn encode(&self) -> Value {
-        let mut map = Map::new();
-        for (k, v) in self {
-            map.insert(k.clone(), v.encode());
-        }
-        Value::Object(map)
+        encode_map(&mut self.iter().map(|(k, v)| (k.as_str(), v.encode())))
     }
+}
+
+/// A JSON array of `len` items. The loop is here once, not in every `Vec<T>`'s instance.
+#[inline(never)]
+fn encode_seq(len: usize, item: &mut dyn FnMut(usize) -> Value) -> Value {
+    let mut out = Vec::with_capacity(len);
+    for i in 0..len {
+        out.push(item(i));
+    }
+    Value::Array(out)
+}
+
+/// A JSON object of the entries; the loop is here once, not in every map type's instance.
+#[inline(never)]
+fn encode_map(entries: &mut dyn Iterator<Item = (&str, Value)>) -> Value {
+    let mut map = Map::new();
+    for (k, v) in entries {
+        map.insert(k.to_owned(), v);
+    }
+    Value::Object(map)
 }
 
 impl<T: Encode + ?Sized> Encode for &T {
