@@ -520,10 +520,13 @@ pub fn wave(c: &Cluster, ds: &DaemonSet) -> Option<Wave> {
     let desired = status.desired_number_scheduled;
     let min_ready = ds.spec.min_ready_seconds.unwrap_or(0);
     let now = c.now();
+    // A pod left on a deleted node counts nowhere (R-NODE-2/3): the controller neither updates
+    // nor waits for it, so it neither makes nor extends a wave.
     let pods: Vec<_> = c
         .pods()
         .into_iter()
         .filter(|p| owned(&p.metadata))
+        .filter(|p| controller::util::get_target_node_name(p).is_ok_and(|n| c.node(n).is_some()))
         .collect();
     let pod_hash = |p: &Pod| {
         p.metadata

@@ -245,3 +245,46 @@ fn an_orphan_pod_says_whether_a_daemon_set_will_adopt_it() {
         .iter()
         .all(|p| p.owner.is_some() && p.orphan.is_none()));
 }
+
+/// R-NODE-2/3: a pod left on a deleted node counts nowhere, so once every node that exists runs
+/// the new revision the rollout is over, though the old pod waits for pod GC.
+#[test]
+fn an_old_pod_on_a_deleted_node_does_not_keep_the_rollout_going() {
+    let (_, file, text) = common::presets()
+        .into_iter()
+        .find(|(id, _, _)| *id == "f4-rolling-update-max-unavailable-1")
+        .expect("preset");
+    let text = text.replacen(
+        "  - kubectl set env ds/ru1 -c app FOO=2\n",
+        "  - kubectl delete node worker4\n  - kubectl set env ds/ru1 -c app FOO=2\n",
+        1,
+    );
+    let mut tl = Timeline::new(scenario::parse(file, &text).expect("parses")).expect("starts");
+    let mut checked = false;
+    while tl.elapsed() < 120.0 {
+        tl.advance_to(tl.elapsed() + 0.5, usize::MAX);
+        let c = tl.cluster();
+        let Some(ds) = c.daemon_sets().into_iter().next() else {
+            continue;
+        };
+        let status = ds.status.clone().unwrap_or_default();
+        let done = ds.metadata.generation == Some(2)
+            && status.observed_generation == Some(2)
+            && status.desired_number_scheduled == 3
+            && status.updated_number_scheduled == Some(3)
+            && status.number_available == Some(3);
+        let stranded = c
+            .pods()
+            .iter()
+            .any(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some("worker4"));
+        if done && stranded {
+            let v = cluster_view(c);
+            assert!(v.waves.is_empty(), "at {}: {:?}", tl.elapsed(), v.waves);
+            checked = true;
+        }
+    }
+    assert!(
+        checked,
+        "the rollout ended while worker4's pod waited for pod GC"
+    );
+}
