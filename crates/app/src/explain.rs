@@ -66,7 +66,7 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
                 view! {
                     <li>
                         <ul class="pods">{crate::nodes::pod_chip(p)}</ul>
-                        {(on_node && p.state != PodState::Pending).then(|| view! {
+                        {(on_node && !matches!(p.state, PodState::Pending | PodState::Failed | PodState::Succeeded)).then(|| view! {
                             <button on:click=move |_| run(fail.clone())>"Fail pod"</button>
                         })}
                         <button class="danger" on:click=move |_| run(delete.clone())>"Delete pod"</button>

@@ -626,6 +626,12 @@ fn only_a_pod_running_on_a_node_can_fail() {
     );
     c.start_node("worker3").unwrap();
     c.fail_pod("default", &on3).unwrap();
+    // Once failed, it has nothing left to fail.
+    let e = c.fail_pod("default", &on3).unwrap_err().to_string();
+    assert!(
+        e.contains("already finished (phase Failed)") && e.contains("hint:"),
+        "{e}"
+    );
 
     // A pod left bound to a deleted node: no kubelet reports for it.
     let victim = live_pod_on(&c, "worker2").unwrap();
