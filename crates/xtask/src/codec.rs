@@ -70,10 +70,11 @@ pub fn codec(root: &Path, check: bool) -> Result {
     Ok(())
 }
 
-/// `…/k8s-openapi-X/src/v1_37`, from `cargo metadata`.
+/// `…/k8s-openapi-X/src/v1_37`, from `cargo metadata` (which downloads the package first when
+/// this machine has not built the workspace yet).
 fn k8s_openapi_src(root: &Path) -> Result<PathBuf> {
     let output = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1", "--locked"])
         .current_dir(root)
         .output()
         .map_err(|e| format!("cargo metadata: {e}"))?;
