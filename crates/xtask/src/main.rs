@@ -73,11 +73,7 @@ fn dispatch(args: &[String]) -> Result {
     };
     match task {
         "serve" => {
-            let release = match flags {
-                [] => false,
-                [flag] if flag == "--release" => true,
-                _ => return usage_error(flags),
-            };
+            let release = optional_flag(flags, "--release")?;
             serve(&root, release)
         }
         "test" => {
@@ -85,19 +81,11 @@ fn dispatch(args: &[String]) -> Result {
             pipeline::test(&root, &options)
         }
         "size" => {
-            let check = match flags {
-                [] => false,
-                [flag] if flag == "--check" => true,
-                _ => return usage_error(flags),
-            };
+            let check = optional_flag(flags, "--check")?;
             size::size(&root, check)
         }
         "ensure" => {
-            let browser = match flags {
-                [] => false,
-                [flag] if flag == "--browser" => true,
-                _ => return usage_error(flags),
-            };
+            let browser = optional_flag(flags, "--browser")?;
             let started = Instant::now();
             ensure::ensure(
                 &root,
@@ -114,11 +102,7 @@ fn dispatch(args: &[String]) -> Result {
             Ok(())
         }
         "codec" => {
-            let check = match flags {
-                [] => false,
-                [flag] if flag == "--check" => true,
-                _ => return usage_error(flags),
-            };
+            let check = optional_flag(flags, "--check")?;
             codec::codec(&root, check)
         }
         "help" | "-h" | "--help" => {
@@ -129,6 +113,15 @@ fn dispatch(args: &[String]) -> Result {
             "unknown task {other:?}\n\n{USAGE}{}",
             pipeline::step_names()
         )),
+    }
+}
+
+/// `false` without flags, `true` with exactly `name`; anything else is a usage error.
+fn optional_flag(flags: &[String], name: &str) -> Result<bool> {
+    match flags {
+        [] => Ok(false),
+        [flag] if flag == name => Ok(true),
+        _ => usage_error(flags).map(|()| false),
     }
 }
 
