@@ -819,6 +819,24 @@ mod tests {
         agree::<Event>();
     }
 
+    /// A request body of another apiVersion or kind is refused as k8s-openapi's decoder did.
+    #[test]
+    fn a_body_of_another_version_or_kind_is_refused() {
+        use k8s_openapi::api::apps::v1::DaemonSet;
+        let body = |v: &str, k: &str| serde_json::json!({"apiVersion": v, "kind": k});
+        let err = crate::decode_json::<DaemonSet>(&body("apps/v2", "DaemonSet")).err();
+        assert_eq!(
+            err.as_deref(),
+            Some("invalid value: string \"apps/v2\", expected apps/v1")
+        );
+        let err = crate::decode_json::<DaemonSet>(&body("apps/v1", "Deployment")).err();
+        assert_eq!(
+            err.as_deref(),
+            Some("invalid value: string \"Deployment\", expected DaemonSet")
+        );
+        assert!(crate::decode_json::<DaemonSet>(&body("apps/v1", "DaemonSet")).is_ok());
+    }
+
     /// Unknown fields are listed in the order they are written, nested ones where they occur
     /// (the first is the one an error points at).
     #[test]
