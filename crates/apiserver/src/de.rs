@@ -164,7 +164,7 @@ pub(crate) enum DeErrorKind {
     Custom(String),
 }
 
-/// A decode failure and where it happened; always located (made by [`De::fail`]). One box, so
+/// A decode failure and where it happened; always located (made by `De::fail`). One box, so
 /// a decoding step returns a single word and each field costs one test of it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeError(pub(crate) Box<Located>);
@@ -263,7 +263,8 @@ impl<'n, 'a> De<'n, 'a> {
         self.mismatch(&go_type)
     }
 
-    /// A whole number as Go reads it into an integer of `bits` (32 or 64) bits.
+    /// A whole number as Go reads it into an integer type named `go_type` with range
+    /// `min..=max`: a fraction or a number outside the range is out of range.
     #[inline(never)]
     fn integer(&self, go_type: &str, min: i64, max: i64) -> Result<i64, DeError> {
         let out_of_range = || {
@@ -501,17 +502,7 @@ impl<T: Decode> Decode for BTreeMap<String, T> {
     }
 }
 
-/// `runtime.RawExtension`, `FieldsV1` and the like: any JSON value.
-impl Decode for serde_json::Value {
-    fn decode(de: De<'_, '_>) -> Result<Self, DeError> {
-        Ok(de.node.to_json())
-    }
-
-    fn go_type(out: &mut String) {
-        out.push_str("interface {}");
-    }
-}
-
+/// `runtime.RawExtension` and `FieldsV1`: any JSON value.
 impl Decode for RawExtension {
     fn decode(de: De<'_, '_>) -> Result<Self, DeError> {
         Ok(RawExtension(de.node.to_json()))
@@ -558,13 +549,10 @@ impl Decode for IntOrString {
     fn decode(de: De<'_, '_>) -> Result<Self, DeError> {
         match &de.node.value {
             Value::Str(s) => Ok(IntOrString::String(s.clone())),
-            Value::Int(_) | Value::UInt(_) => {
-                let v = de.integer("int32", i32::MIN.into(), i32::MAX.into())?;
-                Ok(IntOrString::Int(v as i32))
-            }
-            Value::Float(f) if float_as_int(*f).is_some() => {
-                let v = de.integer("int32", i32::MIN.into(), i32::MAX.into())?;
-                Ok(IntOrString::Int(v as i32))
+            // A fraction is no int32 here: the type, not the range, is wrong.
+            Value::Float(f) if float_as_int(*f).is_none() => Err(de.mismatch("intstr.IntOrString")),
+            Value::Int(_) | Value::UInt(_) | Value::Float(_) => {
+                i32::decode(de).map(IntOrString::Int)
             }
             _ => Err(de.mismatch("intstr.IntOrString")),
         }

@@ -24,7 +24,7 @@ pub trait Encode {
 }
 
 /// `value` as `serde_json::to_value` would give it with k8s-openapi's serializers.
-pub fn to_json<T: Encode + ?Sized>(value: &T) -> Value {
+pub fn to_json<T: Encode>(value: &T) -> Value {
     value.encode()
 }
 
@@ -72,21 +72,9 @@ fn encode_map(entries: &mut dyn Iterator<Item = (&str, Value)>) -> Value {
     Value::Object(map)
 }
 
-impl<T: Encode + ?Sized> Encode for &T {
-    fn encode(&self) -> Value {
-        (**self).encode()
-    }
-}
-
 impl Encode for String {
     fn encode(&self) -> Value {
         Value::String(self.clone())
-    }
-}
-
-impl Encode for str {
-    fn encode(&self) -> Value {
-        Value::String(self.to_owned())
     }
 }
 
@@ -112,12 +100,6 @@ impl Encode for f64 {
     /// As serde_json: a NaN or an infinity has no JSON number and becomes `null`.
     fn encode(&self) -> Value {
         serde_json::Number::from_f64(*self).map_or(Value::Null, Value::Number)
-    }
-}
-
-impl Encode for Value {
-    fn encode(&self) -> Value {
-        self.clone()
     }
 }
 
