@@ -16,7 +16,7 @@ use crate::object::{self, Object};
 use crate::parse::Command;
 use crate::resource::{self, Resource};
 use crate::select::LabelSelector;
-use crate::table::{age_ts, rfc1123z, TabWriter};
+use crate::table::{age_ts, TabWriter};
 use crate::{CommandResult, Fail};
 
 const L1: &str = "  ";
@@ -422,7 +422,7 @@ fn container_state(w: &mut String, name: &str, state: Option<&ContainerState>) {
             "{L3}Started:\t{}\n",
             r.started_at
                 .as_ref()
-                .map(|t| rfc1123z(t.0))
+                .map(|t| codec::format_rfc1123z(t.0))
                 .unwrap_or_default()
         ));
     } else if let Some(t) = &state.terminated {
@@ -439,7 +439,7 @@ fn container_state(w: &mut String, name: &str, state: Option<&ContainerState>) {
         }
         let time = |x: &Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>| {
             x.as_ref()
-                .map(|t| rfc1123z(t.0))
+                .map(|t| codec::format_rfc1123z(t.0))
                 .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into())
         };
         w.push_str(&format!("{L3}Started:\t{}\n", time(&t.started_at)));
@@ -743,7 +743,7 @@ fn pod(p: &Pod, events: &[Event], now: Timestamp) -> String {
         None => s.push_str("Node:\t<none>\n"),
     }
     if let Some(t) = &st.start_time {
-        s.push_str(&format!("Start Time:\t{}\n", rfc1123z(t.0)));
+        s.push_str(&format!("Start Time:\t{}\n", codec::format_rfc1123z(t.0)));
     }
     labels_multiline(&mut s, "Labels", p.metadata.labels.as_ref());
     annotations_multiline(&mut s, "Annotations", p.metadata.annotations.as_ref());
@@ -921,7 +921,7 @@ fn node(api: &dyn Api, n: &Node, events: &[Event], now: Timestamp) -> String {
         n.metadata
             .creation_timestamp
             .as_ref()
-            .map(|t| rfc1123z(t.0))
+            .map(|t| codec::format_rfc1123z(t.0))
             .unwrap_or_default()
     ));
     taints_multiline(&mut s, "Taints", spec.taints.as_deref().unwrap_or(&[]));
@@ -938,7 +938,7 @@ fn node(api: &dyn Api, n: &Node, events: &[Event], now: Timestamp) -> String {
         ));
         let t = |x: &Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>| {
             x.as_ref()
-                .map(|t| rfc1123z(t.0))
+                .map(|t| codec::format_rfc1123z(t.0))
                 .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into())
         };
         for c in conds {

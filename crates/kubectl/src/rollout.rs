@@ -348,7 +348,7 @@ pub(crate) fn undo(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fa
 pub(crate) fn restart(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
     let mut ds = target(api, cmd, "restarter")?;
     let name = ds_name(&ds).to_string();
-    let now = crate::table::rfc3339(api.now());
+    let now = codec::format_time(api.now());
     ds.spec
         .template
         .metadata

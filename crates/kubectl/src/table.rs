@@ -203,16 +203,6 @@ pub(crate) fn age_ts(t: Timestamp, now: Timestamp) -> String {
     human_duration(now.duration_since(t).as_secs())
 }
 
-/// Go's `time.RFC1123Z` in UTC, as describe prints times: `Mon, 02 Jan 2006 15:04:05 +0000`.
-pub(crate) fn rfc1123z(t: Timestamp) -> String {
-    codec::format_rfc1123z(t)
-}
-
-/// RFC 3339 as the API server serializes times (`2024-05-01T12:00:00Z`).
-pub(crate) fn rfc3339(t: Timestamp) -> String {
-    codec::format_time(t)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
