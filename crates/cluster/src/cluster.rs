@@ -461,8 +461,8 @@ impl Cluster {
                  exiting\n  hint: `node start {node}` first"
             )));
         }
-        let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
-        if let Some(phase @ ("Failed" | "Succeeded")) = phase {
+        if controller::pod_util::is_pod_terminal(&pod) {
+            let phase = controller::pod_util::phase(&pod);
             return Err(ApiError::BadRequest(format!(
                 "pod {name:?} has already finished (phase {phase}): none of its containers runs \
                  any more\n  hint: fail a running pod; the DaemonSet controller replaces this one"

@@ -227,12 +227,7 @@ fn fail_pods_on_node(session: &mut Session, node: &str, ns: &str) -> LineResult 
         .filter(|p| p.metadata.namespace.as_deref().unwrap_or("default") == ns)
         .filter(|p| p.metadata.deletion_timestamp.is_none())
         .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(node))
-        .filter(|p| {
-            !matches!(
-                p.status.as_ref().and_then(|s| s.phase.as_deref()),
-                Some("Failed" | "Succeeded")
-            )
-        })
+        .filter(|p| !controller::pod_util::is_pod_terminal(p))
         .filter_map(|p| p.metadata.name.clone())
         .collect();
     if names.is_empty() {
