@@ -203,6 +203,15 @@ fn role(node: &Node) -> &'static str {
     }
 }
 
+/// The `controller-revision-hash` label of a pod (`""` when it has none).
+fn revision_hash(p: &Pod) -> &str {
+    p.metadata
+        .labels
+        .as_ref()
+        .and_then(|l| l.get(CONTROLLER_REVISION_HASH_LABEL))
+        .map_or("", String::as_str)
+}
+
 fn current_hash(c: &Cluster, ds: &DaemonSet) -> String {
     let uid = ds.metadata.uid.as_deref();
     c.revisions()
@@ -403,16 +412,10 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
             continue;
         };
         let owner = controller::controller_ref::get_controller_of(&p.metadata);
-        let hash = p
-            .metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get(CONTROLLER_REVISION_HASH_LABEL))
-            .cloned()
-            .unwrap_or_default();
+        let hash = revision_hash(p);
         let current = owner
             .and_then(|o| hashes.iter().find(|(uid, _)| *uid == o.uid))
-            .is_some_and(|(_, h)| *h == hash);
+            .is_some_and(|(_, h)| h == hash);
         // The API server sets deletionTimestamp to the end of the grace period.
         let grace_left = p
             .metadata
@@ -424,7 +427,7 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
             namespace: p.metadata.namespace.clone().unwrap_or_default(),
             state: pod_state(p),
             owner: owner.map(|o| o.name.clone()),
-            revision_hash: hash,
+            revision_hash: hash.to_string(),
             current_revision: current,
             grace_left,
             why: pod_why(p),
@@ -520,38 +523,36 @@ pub fn wave(c: &Cluster, ds: &DaemonSet) -> Option<Wave> {
     let desired = status.desired_number_scheduled;
     let min_ready = ds.spec.min_ready_seconds.unwrap_or(0);
     let now = c.now();
-    // A pod left on a deleted node counts nowhere (R-NODE-2/3): the controller neither updates
-    // nor waits for it, so it neither makes nor extends a wave.
     let pods: Vec<_> = c
         .pods()
         .into_iter()
         .filter(|p| owned(&p.metadata))
-        .filter(|p| controller::util::get_target_node_name(p).is_ok_and(|n| c.node(n).is_some()))
         .collect();
-    let pod_hash = |p: &Pod| {
-        p.metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get(CONTROLLER_REVISION_HASH_LABEL))
-            .cloned()
-            .unwrap_or_default()
-    };
-    let any_old = pods.iter().any(|p| pod_hash(p) != hash);
+    // Each pod with the node it is for. A pod left on a deleted node counts nowhere
+    // (R-NODE-2/3): the controller neither updates nor waits for it, so it neither makes nor
+    // extends a wave.
+    let placed: Vec<(&Pod, &str)> = pods
+        .iter()
+        .filter_map(|p| {
+            let node = controller::util::get_target_node_name(p).ok()?;
+            c.node(node).is_some().then_some((&**p, node))
+        })
+        .collect();
+    let any_old = placed.iter().any(|(p, _)| revision_hash(p) != hash);
     if !any_old && status.number_available.unwrap_or(0) >= desired {
         return None;
     }
-    let mut nodes: Vec<String> = pods
+    let mut nodes: Vec<String> = placed
         .iter()
-        .filter(|p| {
-            let old = pod_hash(p) != hash;
+        .filter(|(p, _)| {
+            let old = revision_hash(p) != hash;
             if old {
                 p.metadata.deletion_timestamp.is_some()
             } else {
                 !controller::pod_util::is_pod_available(p, min_ready, now)
             }
         })
-        .filter_map(|p| controller::util::get_target_node_name(p).ok())
-        .map(str::to_string)
+        .map(|(_, node)| node.to_string())
         .collect();
     sort::sort(&mut nodes);
     nodes.dedup();
