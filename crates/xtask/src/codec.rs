@@ -213,14 +213,13 @@ fn parse_struct(text: &str) -> Option<(String, Struct)> {
         collect_refs(ty, &mut refs);
     }
 
-    // `"containerPort" => Field::Key_container_port,` in the field identifier visitor.
-    let mut json_of = BTreeMap::new();
+    // `"containerPort" => Field::Key_container_port,` in the field identifier visitor: the Rust
+    // field of each JSON name.
+    let mut rust_of = BTreeMap::new();
     for line in &lines {
         let line = line.trim();
         if let Some((json, rest)) = line.split_once("\" => Field::Key_") {
-            let json = json.trim_start_matches('"');
-            let rust = rest.trim_end_matches(',');
-            json_of.insert(rust.to_string(), json.to_string());
+            rust_of.insert(json.trim_start_matches('"'), rest.trim_end_matches(','));
         }
     }
     // A kind with a fixed `apiVersion`/`kind` (not a type that merely has such fields).
@@ -245,17 +244,12 @@ fn parse_struct(text: &str) -> Option<(String, Struct)> {
         order.push(line.trim_end_matches(',').trim_matches('"').to_string());
     }
 
-    let rust_of: BTreeMap<&str, &str> = json_of
-        .iter()
-        .map(|(r, j)| (j.as_str(), r.as_str()))
-        .collect();
     let mut fields = Vec::new();
     for json in &order {
         if resource && (json == "apiVersion" || json == "kind") {
             continue;
         }
-        let rust = rust_of.get(json.as_str())?;
-        let rust = rust.to_string();
+        let rust = rust_of.get(json.as_str())?.to_string();
         if !rust_fields.contains(&rust) {
             return None;
         }
