@@ -749,7 +749,7 @@ mod tests {
     #[test]
     fn decoding_agrees_with_k8s_openapi_on_nulls() {
         use codec::sample::Sample;
-        use k8s_openapi::api::apps::v1::DaemonSet;
+        use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
         use k8s_openapi::api::core::v1::{Event, Node, Pod};
         use serde_json::Value as J;
 
@@ -804,6 +804,7 @@ mod tests {
             }
         }
         agree::<DaemonSet>();
+        agree::<ControllerRevision>();
         agree::<Pod>();
         agree::<Node>();
         agree::<Event>();
