@@ -24,11 +24,22 @@ fn file<'a>(files: &'a [ExportFile], name: &str) -> &'a str {
 }
 
 fn bash_n(script: &str) {
-    let dir = std::env::temp_dir().join(format!("dsplay-export-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    let path = dir.join(REPLAY);
-    std::fs::write(&path, script).unwrap_or_else(|e| panic!("{e}"));
-    let out = Command::new("bash").arg("-n").arg(&path).output();
+    use std::io::Write;
+    use std::process::Stdio;
+    // The script goes through stdin, so the test leaves no file behind.
+    let child = Command::new("bash")
+        .arg("-n")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = child.unwrap_or_else(|e| panic!("bash: {e}"));
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(script.as_bytes())
+            .unwrap_or_else(|e| panic!("bash stdin: {e}"));
+    }
+    let out = child.wait_with_output();
     let out = out.unwrap_or_else(|e| panic!("bash: {e}"));
     assert!(
         out.status.success(),

@@ -47,7 +47,7 @@ usage:
   cargo xtask ensure [--browser]
       Only install or check the tools (--browser: Chromium and chromedriver too).
   cargo xtask codec [--check]
-      Regenerate crates/apiserver/src/codec/types.rs from the k8s-openapi sources.
+      Regenerate crates/codec/src/types.rs from the k8s-openapi sources.
       --check fails when the committed file differs.
 
 Steps of `test`: ";

@@ -11,7 +11,13 @@ use std::time::{Duration, Instant};
 
 use crate::ensure::{self, Needs, WASM_TARGET};
 use crate::static_server::StaticServer;
-use crate::util::{banner, human, note, run, Result};
+use crate::util::{banner, free_bytes, human, human_bytes, note, run, target_dir, Result};
+
+/// What a run from an empty `target/` writes there (measured: see README, "Running the
+/// checks"); below this much free space the run warns before it starts.
+const CLEAN_RUN_BYTES: u64 = 12_000_000_000;
+/// Below this, a failed step is blamed on the disk in the summary.
+const NEARLY_FULL_BYTES: u64 = 1_000_000_000;
 
 /// The crates that ship to the browser: linted for wasm32 too. Only their library targets for
 /// the domain crates, whose native-only dev-dependencies (proptest, criterion) need not build
@@ -165,6 +171,23 @@ pub fn test(root: &Path, options: &Options) -> Result {
     }
     let tools_time = tools_started.elapsed();
 
+    let target = target_dir(root);
+    let free_at_start = free_bytes(&target);
+    if let Some(free) = free_at_start {
+        note(&format!(
+            "disk: {} free where cargo builds ({})",
+            human_bytes(free),
+            target.display()
+        ));
+        if free < CLEAN_RUN_BYTES {
+            note(&format!(
+                "warning: a run from an empty target/ writes about {}; with less free space the \
+                 steps may fail with \"No space left on device\"",
+                human_bytes(CLEAN_RUN_BYTES)
+            ));
+        }
+    }
+
     let total = STEPS.iter().filter(|s| selected(s)).count();
     let mut outcomes: Vec<(&Step, Outcome)> = Vec::new();
     let mut number = 0;
@@ -223,6 +246,16 @@ pub fn test(root: &Path, options: &Options) -> Result {
         .filter(|(_, o)| matches!(o, Outcome::Failed(_)))
         .map(|(s, _)| s.name)
         .collect();
+    if let (false, Some(free)) = (failed.is_empty(), free_bytes(&target)) {
+        if free < NEARLY_FULL_BYTES {
+            note(&format!(
+                "the disk holding {} is nearly full ({} free): steps fail with \"No space left \
+                 on device\". Free some space (`cargo clean` empties target/) and run again.",
+                target.display(),
+                human_bytes(free)
+            ));
+        }
+    }
     if failed.is_empty() {
         println!("\n{total}/{total} steps passed");
         Ok(())
@@ -281,31 +314,59 @@ fn run_step(root: &Path, name: &str) -> Result {
             crate::codec::codec(root, true)?;
             run(&mut cargo(&["test", "--workspace"]))
         }
-        "test-wasm" => run(&mut cargo(&[
-            "test",
-            "--target",
-            WASM_TARGET,
-            "-p",
-            APP_CRATE,
-        ])),
+        "test-wasm" => {
+            let scratch = BrowserScratch::new(root, name)?;
+            run(cargo(&["test", "--target", WASM_TARGET, "-p", APP_CRATE])
+                .env("TMPDIR", &scratch.0))
+        }
         // The timeline bench's 5,000-node workload, optimised as criterion's native figures
         // are (`--profile bench`), so the two compare wasm with native.
-        "sim-speed" => run(&mut cargo(&[
-            "test",
-            "--profile",
-            "bench",
-            "--target",
-            WASM_TARGET,
-            "-p",
-            APP_CRATE,
-            "--test",
-            "sim_speed",
-            "--",
-            "--nocapture",
-        ])),
+        "sim-speed" => {
+            let scratch = BrowserScratch::new(root, name)?;
+            run(cargo(&[
+                "test",
+                "--profile",
+                "bench",
+                "--target",
+                WASM_TARGET,
+                "-p",
+                APP_CRATE,
+                "--test",
+                "sim_speed",
+                "--",
+                "--nocapture",
+            ])
+            .env("TMPDIR", &scratch.0))
+        }
         "build" => release_build(),
         "e2e" => e2e(root),
         other => Err(format!("internal: no step {other:?}")),
+    }
+}
+
+/// The temporary folder (`TMPDIR`) of a step that starts Chromium, under `target/`, emptied
+/// before the step and removed after it. chromedriver makes a ~150 MB profile folder per
+/// session (`org.chromium.Chromium.scoped_dir.*`) and leaves it when wasm-bindgen-test-runner
+/// stops it: in the shared `/tmp`, every run would leave a few hundred MB behind.
+struct BrowserScratch(PathBuf);
+
+impl BrowserScratch {
+    fn new(root: &Path, step: &str) -> Result<Self> {
+        let dir = target_dir(root).join("browser-tmp").join(step);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            format!(
+                "creating the browser's temporary folder {}: {e}",
+                dir.display()
+            )
+        })?;
+        Ok(BrowserScratch(dir))
+    }
+}
+
+impl Drop for BrowserScratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -327,11 +388,13 @@ fn e2e(root: &Path) -> Result {
                     (`cargo xtask test --only build,e2e`)"
             .into());
     }
+    let scratch = BrowserScratch::new(root, "e2e")?;
     let server =
         StaticServer::start(dist).map_err(|e| format!("starting the static server: {e}"))?;
     note(&format!("serving dist/ at {}", server.url()));
     run(Command::new("node")
         .args(["--test", &format!("{}/", ensure::NPM_DIR)])
         .env("E2E_BASE_URL", server.url())
-        .env("CHROMIUM", ensure::CHROMIUM))
+        .env("CHROMIUM", ensure::CHROMIUM)
+        .env("TMPDIR", &scratch.0))
 }

@@ -3,6 +3,7 @@
 //! Nothing here knows about a particular tool; `ensure` and `test` decide what to run.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -83,6 +84,48 @@ pub fn human(duration: Duration) -> String {
     }
 }
 
+/// Where cargo builds: `$CARGO_TARGET_DIR`, or `target/` in the workspace.
+pub fn target_dir(root: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root.join(dir),
+        _ => root.join("target"),
+    }
+}
+
+/// Free bytes on the file system holding `path` (or its nearest existing ancestor), as `df`
+/// reports them to an unprivileged user; `None` when `df` is missing or says something else.
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    let existing = path.ancestors().find(|p| p.exists())?;
+    let out = Command::new("df")
+        .arg("-Pk")
+        .arg(existing)
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    parse_df_available(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// The `Available` column (KiB) of `df -Pk`'s one data line, in bytes.
+fn parse_df_available(text: &str) -> Option<u64> {
+    let line = text.lines().nth(1)?;
+    let kib: u64 = line.split_whitespace().nth(3)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// `812 MB` or `43.1 GB` (powers of 1,000, as `df -H` prints).
+pub fn human_bytes(bytes: u64) -> String {
+    const GB: f64 = 1e9;
+    let b = bytes as f64;
+    if b >= GB {
+        format!("{:.1} GB", b / GB)
+    } else {
+        format!("{:.0} MB", b / 1e6)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +134,24 @@ mod tests {
     fn human_durations_switch_to_minutes_at_one_minute() {
         assert_eq!(human(Duration::from_millis(12_340)), "12.3 s");
         assert_eq!(human(Duration::from_secs(245)), "4 min 05 s");
+    }
+
+    #[test]
+    fn df_available_column_is_read_in_bytes() {
+        let text = "Filesystem     1024-blocks     Used Available Capacity Mounted on\n\
+                    /dev/vda         263174212 93990000  1843128      99% /\n";
+        assert_eq!(parse_df_available(text), Some(1_843_128 * 1024));
+        assert_eq!(parse_df_available("Filesystem\n"), None);
+        assert_eq!(
+            parse_df_available("header\n/dev/vda 1 2 lots 99% /\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn byte_sizes_switch_to_gigabytes_at_one_gigabyte() {
+        assert_eq!(human_bytes(812_400_000), "812 MB");
+        assert_eq!(human_bytes(43_140_000_000), "43.1 GB");
     }
 
     #[test]
