@@ -211,14 +211,23 @@ mod tests {
     use super::*;
     use std::io::Read;
 
-    /// A throwaway site per test, so parallel tests never rewrite each other's files.
-    fn site(test: &str) -> PathBuf {
+    /// A throwaway site per test, so parallel tests never rewrite each other's files; removed
+    /// when the test is done with it.
+    struct Site(PathBuf);
+
+    impl Drop for Site {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn site(test: &str) -> Site {
         let dir = std::env::temp_dir().join(format!("xtask-static-{}-{test}", std::process::id()));
         fs::create_dir_all(dir.join("assets")).unwrap();
         fs::write(dir.join("index.html"), "<h1>hi</h1>").unwrap();
         fs::write(dir.join("app_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
         fs::write(dir.join("assets/a b.css"), "h1{}").unwrap();
-        dir
+        Site(dir)
     }
 
     fn get(server: &StaticServer, method: &str, path: &str) -> String {
@@ -231,7 +240,8 @@ mod tests {
 
     #[test]
     fn serves_files_with_browser_mime_types() {
-        let server = StaticServer::start(site("mime")).unwrap();
+        let site = site("mime");
+        let server = StaticServer::start(site.0.clone()).unwrap();
         let index = get(&server, "GET", "/");
         assert!(index.starts_with("HTTP/1.1 200 OK\r\n"), "{index}");
         assert!(index.contains("Content-Type: text/html; charset=utf-8\r\n"));
@@ -250,7 +260,8 @@ mod tests {
 
     #[test]
     fn missing_assets_are_404_but_routes_fall_back_to_index() {
-        let server = StaticServer::start(site("fallback")).unwrap();
+        let site = site("fallback");
+        let server = StaticServer::start(site.0.clone()).unwrap();
         assert!(get(&server, "GET", "/missing.js").starts_with("HTTP/1.1 404"));
         assert!(get(&server, "GET", "/some/route").ends_with("<h1>hi</h1>"));
         assert!(get(&server, "POST", "/").starts_with("HTTP/1.1 405"));
@@ -258,9 +269,9 @@ mod tests {
 
     #[test]
     fn never_serves_outside_its_root() {
-        let root = site("root");
-        assert_eq!(resolve(&root, "/../etc/passwd"), None);
-        assert_eq!(resolve(&root, "/%2e%2e/etc/passwd"), None);
-        assert_eq!(resolve(&root, "/assets/../index.html"), None);
+        let site = site("root");
+        assert_eq!(resolve(&site.0, "/../etc/passwd"), None);
+        assert_eq!(resolve(&site.0, "/%2e%2e/etc/passwd"), None);
+        assert_eq!(resolve(&site.0, "/assets/../index.html"), None);
     }
 }
