@@ -175,6 +175,69 @@ test('opening a link keeps the saved session aside and can restore it; a link pa
   await context.close();
 });
 
+test('two tabs at once: each keeps its newest session, and a new tab offers the other one', async () => {
+  const { context, page: a, problems } = await fresh();
+  await a.goto(BASE_URL);
+  await ready(a);
+  await cordon(a, 'worker2');
+  await a.waitForTimeout(500);
+  const b = await context.newPage();
+  b.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await b.goto(BASE_URL);
+  await ready(b);
+  assert.match(await scriptText(b), /kubectl cordon worker2/, 'the second tab restores the first tab\'s session');
+  await cordon(b, 'worker3');
+  await b.waitForTimeout(500);
+  // The first tab saves again, over the second tab's session.
+  await cordon(a, 'worker4');
+  await a.waitForTimeout(500);
+  const tabKept = () =>
+    a.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('dsplay.autosave.kept.tab-')));
+  assert.equal((await tabKept()).length, 1, 'the second tab\'s session is kept aside, once');
+  await cordon(b, 'worker');
+  await b.waitForTimeout(500);
+  await cordon(a, 'worker');
+  await a.waitForTimeout(500);
+  assert.equal((await tabKept()).length, 1, 'saving in turns rewrites that one copy');
+  await a.close();
+  await b.close();
+
+  // Both closed: a new tab opens the session saved last and offers the other tab's.
+  const c = await context.newPage();
+  c.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await c.goto(BASE_URL);
+  await ready(c);
+  const last = await scriptText(c);
+  assert.match(last, /kubectl cordon worker4/);
+  assert.doesNotMatch(last, /worker3/);
+  const kept = await c.getByTestId('kept').textContent();
+  assert.match(kept, /Another tab's session/);
+  assert.match(kept, /dsplay\.autosave\.kept\.tab-/);
+  await c.getByTestId('kept').getByRole('button', { name: 'Restore it' }).click();
+  const other = await scriptText(c);
+  assert.match(other, /kubectl cordon worker3/, 'the other tab\'s session, with its last edit');
+  assert.match(other, /kubectl cordon worker(?!\d)/);
+  assert.doesNotMatch(other, /worker4/);
+  await c.waitForTimeout(500);
+  await c.close();
+
+  // Restoring swapped the two: the first tab's session is the one kept now. Dismiss archives it.
+  const d = await context.newPage();
+  d.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await d.goto(BASE_URL);
+  await ready(d);
+  assert.match(await scriptText(d), /kubectl cordon worker3/, 'the restored session is the saved one');
+  await d.getByTestId('kept').getByRole('button', { name: 'Dismiss' }).click();
+  const keys = await d.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('dsplay.autosave.kept.')));
+  assert.equal(keys.length, 1, `one kept session: ${keys}`);
+  assert.match(keys[0], /^dsplay\.autosave\.kept\.\d+$/, 'dismissed: archived, not offered again');
+  await d.reload();
+  await ready(d);
+  assert.equal(await d.getByTestId('kept').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('with the storage full, opening a link does not save over the session it could not keep', async () => {
   const link = await linkWithCordon('worker4');
   const { context, page, problems } = await savedSessionWithCordon('worker2');

@@ -326,9 +326,19 @@ pub fn App() -> impl IntoView {
     };
     // Opening a link or a `?preset=` replaces the saved session: keep that one aside first.
     let kept = match (&first, opts.embed || from_saved) {
-        (Ok(start), false) => persist::keep_saved_aside(start.sim.scenario()).unwrap_or_else(|e| {
-            notices.push(e);
-            None
+        (Ok(start), false) => persist::keep_saved_aside(start.sim.scenario())
+            .unwrap_or_else(|e| {
+                notices.push(e);
+                None
+            })
+            .map(|key| Kept {
+                key,
+                from_tab: false,
+            }),
+        // The saved session is the tab saved last; another tab's may be kept aside.
+        (Ok(_), true) => persist::tab_kept_keys().pop().map(|key| Kept {
+            key,
+            from_tab: true,
         }),
         _ => None,
     };
@@ -355,10 +365,16 @@ pub fn App() -> impl IntoView {
                             <button on:click=move |_| notice.set(None)>"Dismiss"</button>
                         </div>
                     })}
-                    {move || kept.get().map(|key| view! {
+                    {move || kept.get().map(|Kept { key, from_tab }| {
+                        let said = if from_tab {
+                            "This page opened the session saved last. Another tab's session, open at the same time, was kept aside in this browser, under “".to_string()
+                        } else {
+                            format!("This page opened {opened}. Your previous session was kept aside in this browser, under “")
+                        };
+                        let dismissed = key.clone();
+                        view! {
                         <div class="notice kept" role="status" data-testid="kept">
-                            <p>{format!("This page opened {opened}. Your previous session was kept aside in this browser, under “")}
-                                <code>{key.clone()}</code>"”."</p>
+                            <p>{said}<code>{key.clone()}</code>"”."</p>
                             <button on:click=move |_| {
                                 match persist::take_kept(&key).and_then(Start::shared) {
                                     Ok(s) => {
@@ -371,9 +387,15 @@ pub fn App() -> impl IntoView {
                                     ))),
                                 }
                             }>"Restore it"</button>
-                            <button on:click=move |_| kept.set(None)>"Dismiss"</button>
+                            <button on:click=move |_| {
+                                // Not offered again, still kept.
+                                if from_tab {
+                                    persist::archive_kept(&dismissed);
+                                }
+                                kept.set(None);
+                            }>"Dismiss"</button>
                         </div>
-                    })}
+                    }})}
                     {move || {
                         let s = start.get();
                         view! { <Playground start=s restart=start theme opts=opts.get_value()/> }
@@ -390,6 +412,14 @@ pub fn App() -> impl IntoView {
         }
         .into_any(),
     }
+}
+
+/// A session kept aside that the page offers to restore: the one a link or `?preset=` replaced,
+/// or another tab's (`from_tab`).
+#[derive(Clone)]
+struct Kept {
+    key: String,
+    from_tab: bool,
 }
 
 /// The title line of a preset file, for the menu.

@@ -7,6 +7,11 @@ use scenario::Scenario;
 
 /// The localStorage key of the autosave.
 pub const AUTOSAVE_KEY: &str = "dsplay.autosave";
+/// The id of the page (tab) whose session [`AUTOSAVE_KEY`] holds.
+pub const WRITER_KEY: &str = "dsplay.autosave.tab";
+/// Where another tab's session is kept when this tab saves over it: the prefix, then that
+/// tab's id. One key per tab, rewritten with its newest session each time it is displaced.
+pub const TAB_KEPT_KEY_PREFIX: &str = "dsplay.autosave.kept.tab-";
 /// Where a saved state that failed to decode is kept (never deleted).
 pub const BROKEN_KEY_PREFIX: &str = "dsplay.autosave.unreadable.";
 /// Where the saved session is kept when the page opens something else (a share link, a
@@ -101,6 +106,11 @@ fn storage() -> Option<web_sys::Storage> {
 
 /// Saves the session: a link fragment (`share::fragment`) holding the scenario with every edit,
 /// the view, and the time.
+///
+/// Several tabs share the one autosave. When the stored session is not the one this page last
+/// read or wrote, another tab saved it since: it is kept aside under [`TAB_KEPT_KEY_PREFIX`]
+/// and that tab's id before this page writes, and never written over when it cannot be kept.
+/// So each open tab's newest session is always stored, in the autosave or in its own kept key.
 pub fn save(fragment: &str) {
     if SAVING_BLOCKED.load(std::sync::atomic::Ordering::Relaxed) {
         return;
@@ -108,7 +118,81 @@ pub fn save(fragment: &str) {
     let Some(st) = storage() else {
         return;
     };
-    let _ = st.set_item(AUTOSAVE_KEY, fragment);
+    let me = tab_id();
+    let stored = st.get_item(AUTOSAVE_KEY).ok().flatten();
+    if let Some(other) = stored.filter(|s| s != fragment && !is_base(s)) {
+        let writer = st
+            .get_item(WRITER_KEY)
+            .ok()
+            .flatten()
+            .filter(|w| *w != me && !w.is_empty())
+            .unwrap_or_else(|| format!("unknown-{}", js_sys::Date::now() as u64));
+        if st
+            .set_item(&format!("{TAB_KEPT_KEY_PREFIX}{writer}"), &other)
+            .is_err()
+        {
+            // The other tab's session stays the saved one; this page saves again when it can.
+            return;
+        }
+    }
+    if st.set_item(AUTOSAVE_KEY, fragment).is_ok() {
+        let _ = st.set_item(WRITER_KEY, &me);
+        // An older session of this page that another tab displaced: the autosave is newer.
+        let _ = st.remove_item(&format!("{TAB_KEPT_KEY_PREFIX}{me}"));
+        set_base(Some(fragment.to_string()));
+    }
+}
+
+thread_local! {
+    /// The autosave as this page last read or wrote it.
+    static BASE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// This page's id, new on every load (a reloaded tab is a new writer; its first save
+    /// finds the session it restored, so nothing is kept twice).
+    static TAB_ID: String = format!(
+        "{}-{:06}",
+        js_sys::Date::now() as u64,
+        (js_sys::Math::random() * 1e6) as u64
+    );
+}
+
+fn tab_id() -> String {
+    TAB_ID.with(Clone::clone)
+}
+
+fn is_base(stored: &str) -> bool {
+    BASE.with(|b| b.borrow().as_deref() == Some(stored))
+}
+
+fn set_base(value: Option<String>) {
+    BASE.with(|b| *b.borrow_mut() = value);
+}
+
+/// The sessions of other tabs kept aside by [`save`], newest key last.
+pub fn tab_kept_keys() -> Vec<String> {
+    let Some(st) = storage() else {
+        return Vec::new();
+    };
+    let mut keys: Vec<String> = (0..st.length().unwrap_or(0))
+        .filter_map(|i| st.key(i).ok().flatten())
+        .filter(|k| k.starts_with(TAB_KEPT_KEY_PREFIX))
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// Moves a session kept by [`save`] to the archive of kept sessions ([`KEPT_KEY_PREFIX`]
+/// and the time), which the page never offers again and never deletes.
+pub fn archive_kept(key: &str) {
+    let Some(st) = storage() else {
+        return;
+    };
+    let Some(saved) = st.get_item(key).ok().flatten() else {
+        return;
+    };
+    let archived = format!("{KEPT_KEY_PREFIX}{}", js_sys::Date::now() as u64);
+    if st.set_item(&archived, &saved).is_ok() {
+        let _ = st.remove_item(key);
+    }
 }
 
 /// The saved session, if any. One that fails to decode is moved aside (kept under
@@ -117,7 +201,10 @@ pub fn load_saved() -> Option<Result<Shared, String>> {
     let st = storage()?;
     let saved = st.get_item(AUTOSAVE_KEY).ok().flatten()?;
     match share::decode(&saved) {
-        Ok(s) => Some(Ok(s)),
+        Ok(s) => {
+            set_base(Some(saved));
+            Some(Ok(s))
+        }
         Err(e) => {
             let key = format!("{BROKEN_KEY_PREFIX}{}", js_sys::Date::now() as u64);
             let kept = st.set_item(&key, &saved).is_ok();
@@ -152,6 +239,8 @@ pub fn keep_saved_aside(opening: &Scenario) -> Result<Option<String>, String> {
     let Some(saved) = st.get_item(AUTOSAVE_KEY).ok().flatten() else {
         return Ok(None);
     };
+    // Kept here or replaced knowingly: this page's first save is not another tab's doing.
+    set_base(Some(saved.clone()));
     if let Ok(s) = share::decode(&saved) {
         if s.scenario.same_content(opening) {
             return Ok(None);
@@ -177,7 +266,8 @@ pub fn keep_saved_aside(opening: &Scenario) -> Result<Option<String>, String> {
     Ok(Some(key))
 }
 
-/// The session kept under `key`, removed from there once read back.
+/// The session kept under `key`, to open in place of the saved one, which takes its place
+/// under `key` (so restoring swaps the two, and nothing is lost either way).
 pub fn take_kept(key: &str) -> Result<Shared, String> {
     let st = storage().ok_or("the browser's storage is not available")?;
     let saved = st
@@ -186,7 +276,20 @@ pub fn take_kept(key: &str) -> Result<Shared, String> {
         .flatten()
         .ok_or_else(|| format!("nothing is kept under “{key}” any more"))?;
     let s = share::decode(&saved).map_err(|e| format!("{}\n  hint: {}", e.message, e.hint))?;
-    let _ = st.remove_item(key);
+    match st.get_item(AUTOSAVE_KEY).ok().flatten() {
+        Some(current) if current != saved => {
+            st.set_item(key, &current).map_err(|_| {
+                format!(
+                    "the browser refused to store the current session under “{key}” (its storage for this site may be full)"
+                )
+            })?;
+            // The session now under `key` is kept: the next save may write over it.
+            set_base(Some(current));
+        }
+        _ => {
+            let _ = st.remove_item(key);
+        }
+    }
     Ok(s)
 }
 
