@@ -336,7 +336,7 @@ pub fn App() -> impl IntoView {
                 from_tab: false,
             }),
         // The saved session is the tab saved last; another tab's may be kept aside.
-        (Ok(_), true) => persist::tab_kept_keys().pop().map(|key| Kept {
+        (Ok(_), true) => persist::newest_tab_kept().map(|key| Kept {
             key,
             from_tab: true,
         }),

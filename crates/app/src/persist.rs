@@ -167,17 +167,14 @@ fn set_base(value: Option<String>) {
     BASE.with(|b| *b.borrow_mut() = value);
 }
 
-/// The sessions of other tabs kept aside by [`save`], newest key last.
-pub fn tab_kept_keys() -> Vec<String> {
-    let Some(st) = storage() else {
-        return Vec::new();
-    };
-    let mut keys: Vec<String> = (0..st.length().unwrap_or(0))
+/// The newest key of another tab's session kept aside by [`save`] (tab ids start with the
+/// time in milliseconds, all of 13 digits until the year 2286).
+pub fn newest_tab_kept() -> Option<String> {
+    let st = storage()?;
+    (0..st.length().unwrap_or(0))
         .filter_map(|i| st.key(i).ok().flatten())
         .filter(|k| k.starts_with(TAB_KEPT_KEY_PREFIX))
-        .collect();
-    keys.sort();
-    keys
+        .max()
 }
 
 /// Moves a session kept by [`save`] to the archive of kept sessions ([`KEPT_KEY_PREFIX`]

@@ -360,7 +360,7 @@ fn fit(pod: &Pod, node: &Node, store: &Store) -> Result<(), Failure> {
         .collect();
     let wanted = host_ports(pod);
     if !wanted.is_empty() {
-        let used: BTreeSet<(i32, String)> = others.iter().flat_map(|p| host_ports(p)).collect();
+        let used: BTreeSet<(i32, String)> = sort::set(others.iter().flat_map(|p| host_ports(p)));
         if wanted.iter().any(|w| used.contains(w)) {
             return Err(Failure::Other(
                 "node(s) didn't have free ports for the requested pod ports".into(),

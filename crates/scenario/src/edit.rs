@@ -240,8 +240,7 @@ impl Edit {
                     )?;
                     flags.push_str(&format!(" --capacity {c}"));
                 }
-                let taken: std::collections::BTreeSet<&str> =
-                    existing_nodes.iter().map(String::as_str).collect();
+                let taken = sort::set(existing_nodes.iter().map(String::as_str));
                 let names = std::iter::once(prefix.clone())
                     .chain((2..).map(|i| format!("{prefix}{i}")))
                     .filter(|n| !taken.contains(n.as_str()))

@@ -347,10 +347,11 @@ fn simulation_verb(cmd: &str, names: &BTreeMap<&str, &str>) -> String {
 
 fn replay_script(generated_by: &str, s: &Scenario, cluster: &str, nodes: &[KindNode]) -> String {
     let file = s.source_name.as_str();
-    let names: BTreeMap<&str, &str> = nodes
-        .iter()
-        .filter_map(|n| Some((n.scenario_name.as_deref()?, n.kind_name.as_str())))
-        .collect();
+    let names: BTreeMap<&str, &str> = sort::map(
+        nodes
+            .iter()
+            .filter_map(|n| Some((n.scenario_name.as_deref()?, n.kind_name.as_str()))),
+    );
     let mut b = String::new();
     b.push_str("#!/usr/bin/env bash\n");
     let _ = writeln!(

@@ -380,7 +380,10 @@ fn check_timing(ctx: &Ctx, m: &Map<String, Value>) -> Result<(), ScenarioError> 
         if !known.contains(&key.as_str()) {
             return Err(unknown_key(ctx, &path, key, &known));
         }
-        let one = Value::Object(Map::from_iter([(key.clone(), value.clone())]));
+        // One insert, not `from_iter` (which sorts, and would bring a sort into the app).
+        let mut one = Map::new();
+        one.insert(key.clone(), value.clone());
+        let one = Value::Object(one);
         if serde_json::from_value::<cluster::Timing>(one).is_err() {
             let want = match defaults.get(key) {
                 Some(Value::Bool(_)) => "true or false",

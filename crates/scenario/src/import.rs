@@ -517,11 +517,12 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
     )?;
     let conditions = match str_at(status, "conditions") {
         None => BTreeMap::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, c)| read_condition(loc, f, i, c))
-            .collect::<Result<_, _>>()?,
+        Some(Value::Array(items)) => sort::try_map(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, c)| read_condition(loc, f, i, c)),
+        )?,
         Some(_) => {
             return Err(loc.err(
                 f.doc,

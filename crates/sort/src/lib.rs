@@ -11,7 +11,7 @@
 //! [`BTreeMap`] built by `collect()` sorts too ([`map`] inserts instead).
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `v` stably by `cmp`, as `v.sort_by(cmp)`.
 pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
@@ -40,6 +40,15 @@ pub fn map<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V>
         m.insert(k, v);
     }
     m
+}
+
+/// A set of `items`, as `collect()` would build it, without sorting them first.
+pub fn set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut s = BTreeSet::new();
+    for item in items {
+        s.insert(item);
+    }
+    s
 }
 
 /// [`map`] of fallible pairs: the first error, or the whole map.
@@ -110,6 +119,12 @@ mod tests {
         fn map_equals_collect(v in prop::collection::vec((0u8..20, any::<u16>()), 0..100)) {
             let collected: BTreeMap<u8, u16> = v.iter().copied().collect();
             prop_assert_eq!(map(v), collected);
+        }
+
+        #[test]
+        fn set_equals_collect(v in prop::collection::vec(0u8..20, 0..100)) {
+            let collected: BTreeSet<u8> = v.iter().copied().collect();
+            prop_assert_eq!(set(v), collected);
         }
     }
 
