@@ -611,23 +611,22 @@ pub fn event_table(c: &Cluster, filter: Option<&str>, limit: usize) -> EventTabl
     let filter = filter
         .map(|f| apiserver::gofmt::to_lower(f.trim()))
         .filter(|f| !f.is_empty());
-    let mut events: Vec<_> = c.events().to_vec();
-    // As kubectl lists every kind: by namespace, then name.
+    // The events the filter keeps (filtered before sorting: the panel asks every frame, and a
+    // large cluster has thousands), sorted as kubectl lists every kind: by namespace, then name.
+    let mut events: Vec<_> = match &filter {
+        Some(f) => c
+            .events()
+            .iter()
+            .filter(|e| apiserver::gofmt::to_lower(&kubectl::event_object(e)).contains(f.as_str()))
+            .collect(),
+        None => c.events().iter().collect(),
+    };
     sort::sort_by(&mut events, |a, b| {
         (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
     });
+    let total = events.len();
     let mut rows = Vec::new();
-    let mut total = 0;
-    for e in &events {
-        if let Some(f) = &filter {
-            if !apiserver::gofmt::to_lower(&kubectl::event_object(e)).contains(f.as_str()) {
-                continue;
-            }
-        }
-        total += 1;
-        if rows.len() >= limit {
-            continue;
-        }
+    for e in events.into_iter().take(limit) {
         if let Ok([last_seen, type_, reason, object, message]) =
             <[String; 5]>::try_from(kubectl::event_row(e, false, now))
         {
