@@ -103,6 +103,14 @@ fn timeline_5000(c: &mut Criterion) {
     g.bench_function("render model (view) of 5,000 nodes", |b| {
         b.iter(|| at20.view())
     });
+    // The Events panel asks for this every frame while it is open (first 200 rows, all events).
+    println!(
+        "5,000 nodes at t=20s: {} events",
+        at20.cluster().events().len()
+    );
+    g.bench_function("events panel table (200 rows) of 5,000 nodes", |b| {
+        b.iter(|| scenario::view::event_table(at20.cluster(), None, 200))
+    });
     let mut smaller = at20.clone();
     // 4,000 nodes: remove the last 1,000 added so the edit brings the cluster back to 5,000.
     for i in 3_995..4_995 {
