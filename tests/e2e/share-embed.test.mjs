@@ -264,6 +264,9 @@ test('with the storage full, opening a link does not save over the session it co
   await cordon(page, 'worker3');
   await page.waitForTimeout(1500);
   assert.equal(await page.evaluate(() => localStorage.getItem('dsplay.autosave')), before, 'the old session is still the saved one');
+  const unsaved = await page.getByTestId('unsaved').textContent();
+  assert.match(unsaved, /not saved in this browser/, 'the toolbar says this session is not saved');
+  assert.match(unsaved, /Download YAML/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -155,7 +155,14 @@ pub(crate) fn Tools(
                 <button class="danger" on:click=reset_to_preset
                     disabled=move || !edited.get()>"Reset to preset"</button>
             </Show>
-            {move || edited.get().then(|| view! { <span class="edited" title="edits are saved in this browser and travel in share links">"● edited"</span> })}
+            {move || match ctx.unsaved.get() {
+                Some(why) => Some(view! {
+                    <span class="unsaved" role="status" data-testid="unsaved">
+                        {format!("● not saved in this browser: {why}. Download YAML or a share link keeps it.")}
+                    </span>
+                }.into_any()),
+                None => edited.get().then(|| view! { <span class="edited" title="edits are saved in this browser and travel in share links">"● edited"</span> }.into_any()),
+            }}
         </div>
         {move || message.get().map(|(ok, m)| view! {
             <pre class=if ok { "tool-message" } else { "tool-message error" } role="alert">{m}</pre>

@@ -89,6 +89,8 @@ pub(crate) struct Ctx {
     pub compact: RwSignal<bool>,
     /// Where and when the session was last saved (None: never save, as in an embed).
     pub autosave: StoredValue<Option<Autosave>, LocalStorage>,
+    /// Why the last autosave did not happen, while it keeps failing (shown by the toolbar).
+    pub unsaved: RwSignal<Option<&'static str>>,
 }
 
 /// The autosave's state: the theme to record, and what was saved last.
@@ -141,7 +143,10 @@ impl Ctx {
             let fragment = self
                 .sim
                 .with_value(|s| a.fragments.fragment(s.scenario(), &view, Some(s.elapsed())));
-            persist::save(&fragment);
+            let failed = persist::save(&fragment).err();
+            if self.unsaved.get_untracked() != failed {
+                self.unsaved.set(failed);
+            }
         });
     }
 
@@ -524,6 +529,7 @@ pub fn Playground(
         terminal: RwSignal::new(Vec::new()),
         compact: RwSignal::new(many),
         autosave: StoredValue::new_local(None),
+        unsaved: RwSignal::new(None),
     };
     provide_context(ctx);
     let base = StoredValue::new_local(base);

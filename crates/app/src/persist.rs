@@ -111,13 +111,13 @@ fn storage() -> Option<web_sys::Storage> {
 /// read or wrote, another tab saved it since: it is kept aside under [`TAB_KEPT_KEY_PREFIX`]
 /// and that tab's id before this page writes, and never written over when it cannot be kept.
 /// So each open tab's newest session is always stored, in the autosave or in its own kept key.
-pub fn save(fragment: &str) {
+/// The error says why this session is not stored (for the page to show).
+pub fn save(fragment: &str) -> Result<(), &'static str> {
+    const FULL: &str = "the browser refused to store it (its storage for this site may be full)";
     if SAVING_BLOCKED.load(std::sync::atomic::Ordering::Relaxed) {
-        return;
+        return Err("this page does not save over the session it could not keep aside");
     }
-    let Some(st) = storage() else {
-        return;
-    };
+    let st = storage().ok_or("the browser gives this page no storage")?;
     let me = tab_id();
     let stored = st.get_item(AUTOSAVE_KEY).ok().flatten();
     if let Some(other) = stored.filter(|s| s != fragment && !is_base(s)) {
@@ -127,20 +127,17 @@ pub fn save(fragment: &str) {
             .flatten()
             .filter(|w| *w != me && !w.is_empty())
             .unwrap_or_else(|| format!("unknown-{}", js_sys::Date::now() as u64));
-        if st
-            .set_item(&format!("{TAB_KEPT_KEY_PREFIX}{writer}"), &other)
-            .is_err()
-        {
-            // The other tab's session stays the saved one; this page saves again when it can.
-            return;
-        }
+        // When it cannot be kept, the other tab's session stays the saved one; this page
+        // tries again at its next save.
+        st.set_item(&format!("{TAB_KEPT_KEY_PREFIX}{writer}"), &other)
+            .map_err(|_| FULL)?;
     }
-    if st.set_item(AUTOSAVE_KEY, fragment).is_ok() {
-        let _ = st.set_item(WRITER_KEY, &me);
-        // An older session of this page that another tab displaced: the autosave is newer.
-        let _ = st.remove_item(&format!("{TAB_KEPT_KEY_PREFIX}{me}"));
-        set_base(Some(fragment.to_string()));
-    }
+    st.set_item(AUTOSAVE_KEY, fragment).map_err(|_| FULL)?;
+    let _ = st.set_item(WRITER_KEY, &me);
+    // An older session of this page that another tab displaced: the autosave is newer.
+    let _ = st.remove_item(&format!("{TAB_KEPT_KEY_PREFIX}{me}"));
+    set_base(Some(fragment.to_string()));
+    Ok(())
 }
 
 thread_local! {
