@@ -12,68 +12,127 @@
 //! (measured 13.9 s). Label, taint and untaint reactions take 0.05–0.1 s (measured ≈ 0.1 s).
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-/// Latencies in seconds. Every field may be overridden by a scenario (`timing:`); absent
-/// fields keep their defaults.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Timing {
+/// Declares [`Timing`] from one list of fields (docs, type, default), so that its serde form,
+/// its [`Default`] and the field access the web app uses ([`Timing::FIELDS`],
+/// [`Timing::field`], [`Timing::set_field`]: no serde instances in the page) cannot disagree.
+macro_rules! timing {
+    ($($(#[doc = $doc:literal])* $name:ident: $ty:ident = $default:expr,)*) => {
+        /// Latencies in seconds. Every field may be overridden by a scenario (`timing:`); absent
+        /// fields keep their defaults.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct Timing {
+            $($(#[doc = $doc])* pub $name: $ty,)*
+        }
+
+        impl Default for Timing {
+            fn default() -> Self {
+                Timing { $($name: $default,)* }
+            }
+        }
+
+        impl Timing {
+            /// The fields' names, in declaration order (the order of the serde form).
+            pub const FIELDS: &'static [&'static str] = &[$(stringify!($name)),*];
+
+            /// Field `name` as JSON, as serde writes it; `None` when there is no such field.
+            pub fn field(&self, name: &str) -> Option<Value> {
+                match name {
+                    $(stringify!($name) => Some(FieldValue::to_json(self.$name)),)*
+                    _ => None,
+                }
+            }
+
+            /// Sets field `name` from JSON as serde reads it: seconds from any number, a flag
+            /// from `true`/`false`.
+            pub fn set_field(&mut self, name: &str, value: &Value) -> Result<(), FieldError> {
+                match name {
+                    $(stringify!($name) => {
+                        self.$name = FieldValue::from_json(value).ok_or(FieldError::WrongType {
+                            want: <$ty as FieldValue>::WANT,
+                        })?;
+                        Ok(())
+                    })*
+                    _ => Err(FieldError::Unknown),
+                }
+            }
+        }
+    };
+}
+
+timing! {
     /// Watch event → informer cache / other actors (each consumer, in order).
-    pub watch_delay: f64,
+    watch_delay: f64 = 0.03,
     /// A ready key in the controller's work queue → its sync runs.
-    pub controller_sync: f64,
+    controller_sync: f64 = 0.02,
     /// The scheduler sees an unbound pod → binding written.
-    pub scheduler_bind: f64,
+    scheduler_bind: f64 = 0.03,
     /// The kubelet sees a bound pod → container running (image already present).
-    pub container_start: f64,
+    container_start: f64 = 0.1,
     /// Container exited after deletion → pod object removed by the kubelet.
-    pub pod_cleanup: f64,
+    pod_cleanup: f64 = 0.05,
     /// Whether containers exit on SIGTERM. busybox `sleep` does not (field measurements), so a
     /// deleted pod runs until its grace period ends.
-    pub sigterm_honoured: bool,
+    sigterm_honoured: bool = false,
     /// With `sigterm_honoured`: SIGTERM → exit.
-    pub sigterm_exit: f64,
+    sigterm_exit: f64 = 0.1,
     /// First readiness probe after `initialDelaySeconds` plus `U(0, probe_phase) ×
     /// periodSeconds` (the kubelet's probe ticker is not aligned with container start).
-    pub probe_phase: f64,
+    probe_phase: f64 = 1.0,
     /// Node registration → kubelet posts Ready (the `not-ready:NoSchedule` taint of R-ELG-7
     /// stays until then). Nodes added before the clock first moves count as already running
     /// and start Ready, untainted.
-    pub node_ready_after_register: f64,
+    node_ready_after_register: f64 = 1.0,
     /// Kubelet Lease renewal period (R-NLC-1).
-    pub node_lease_period: f64,
+    node_lease_period: f64 = 10.0,
     /// `--node-monitor-period` (R-NLC-1).
-    pub node_monitor_period: f64,
+    node_monitor_period: f64 = 5.0,
     /// `--node-monitor-grace-period` (R-NLC-1; 50 s since v1.32).
-    pub node_monitor_grace: f64,
+    node_monitor_grace: f64 = 50.0,
     /// Pod GC loop period (R-GC-1).
-    pub pod_gc_period: f64,
+    pod_gc_period: f64 = 20.0,
     /// Pod GC quarantine for pods on vanished nodes (R-GC-1).
-    pub pod_gc_quarantine: f64,
+    pod_gc_quarantine: f64 = 40.0,
     /// Relative jitter applied to the short latencies above (watch, sync, bind, start,
     /// cleanup): each draw is `base × (1 + U(−jitter, +jitter))`.
-    pub jitter: f64,
+    jitter: f64 = 0.2,
 }
 
-impl Default for Timing {
-    fn default() -> Self {
-        Timing {
-            watch_delay: 0.03,
-            controller_sync: 0.02,
-            scheduler_bind: 0.03,
-            container_start: 0.1,
-            pod_cleanup: 0.05,
-            sigterm_honoured: false,
-            sigterm_exit: 0.1,
-            probe_phase: 1.0,
-            node_ready_after_register: 1.0,
-            node_lease_period: 10.0,
-            node_monitor_period: 5.0,
-            node_monitor_grace: 50.0,
-            pod_gc_period: 20.0,
-            pod_gc_quarantine: 40.0,
-            jitter: 0.2,
-        }
+/// Why [`Timing::set_field`] refused a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldError {
+    /// No field of that name.
+    Unknown,
+    /// The value is not of the field's type; `want` says what is (`a number of seconds`).
+    WrongType { want: &'static str },
+}
+
+/// The two types of timing fields, read and written as serde_json does.
+trait FieldValue: Sized {
+    const WANT: &'static str;
+    fn to_json(self) -> Value;
+    fn from_json(v: &Value) -> Option<Self>;
+}
+
+impl FieldValue for f64 {
+    const WANT: &'static str = "a number of seconds";
+    fn to_json(self) -> Value {
+        serde_json::Number::from_f64(self).map_or(Value::Null, Value::Number)
+    }
+    fn from_json(v: &Value) -> Option<Self> {
+        v.as_f64()
+    }
+}
+
+impl FieldValue for bool {
+    const WANT: &'static str = "true or false";
+    fn to_json(self) -> Value {
+        Value::Bool(self)
+    }
+    fn from_json(v: &Value) -> Option<Self> {
+        v.as_bool()
     }
 }
 
@@ -96,6 +155,59 @@ mod tests {
         assert_eq!(t.watch_delay, 0.5);
         assert_eq!(t.node_monitor_grace, 50.0);
         assert!(serde_json::from_str::<Timing>(r#"{"watch_dely": 1}"#).is_err());
+    }
+
+    /// The field access the web app uses is the serde form, field for field: the names in
+    /// order, the values, and what each field accepts.
+    #[test]
+    fn field_access_agrees_with_serde() {
+        let t = Timing {
+            watch_delay: 0.25,
+            sigterm_honoured: true,
+            ..Timing::default()
+        };
+        let serde_form = serde_json::to_value(&t).unwrap();
+        let map = serde_form.as_object().unwrap();
+        let names: Vec<&str> = map.keys().map(String::as_str).collect();
+        let mut ours = Timing::FIELDS.to_vec();
+        ours.sort_unstable();
+        assert_eq!(names, ours, "serde_json's map is sorted by key");
+        assert_eq!(Timing::FIELDS.len(), map.len());
+        for name in Timing::FIELDS {
+            assert_eq!(t.field(name).as_ref(), map.get(*name), "{name}");
+        }
+        assert_eq!(t.field("watch_dely"), None);
+        let samples = [
+            serde_json::json!(2),
+            serde_json::json!(-3),
+            serde_json::json!(0.5),
+            serde_json::json!(true),
+            serde_json::json!("1s"),
+            serde_json::json!(null),
+            serde_json::json!([1]),
+        ];
+        for name in Timing::FIELDS {
+            for v in &samples {
+                let theirs: Result<Timing, _> =
+                    serde_json::from_value(serde_json::json!({ *name: v.clone() }));
+                let mut mine = Timing::default();
+                let ours = mine.set_field(name, v);
+                assert_eq!(ours.is_ok(), theirs.is_ok(), "{name} = {v}");
+                if let Ok(theirs) = theirs {
+                    assert_eq!(mine, theirs, "{name} = {v}");
+                }
+            }
+        }
+        assert_eq!(
+            Timing::default().set_field("watch_dely", &serde_json::json!(1)),
+            Err(FieldError::Unknown)
+        );
+        assert_eq!(
+            Timing::default().set_field("jitter", &serde_json::json!(true)),
+            Err(FieldError::WrongType {
+                want: "a number of seconds"
+            })
+        );
     }
 
     #[test]

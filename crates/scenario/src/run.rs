@@ -68,17 +68,31 @@ pub struct LineResult {
 
 /// Builds the cluster a scenario starts from: seed, timing overrides, nodes, files.
 pub fn start(scenario: &Scenario) -> Result<Session, ScenarioError> {
-    let timing: Timing = serde_json::from_value(serde_json::Value::Object(scenario.timing.clone()))
-        .map_err(|e| ScenarioError {
-            source_name: scenario.source_name.clone(),
-            line: 1,
-            column: 1,
-            message: format!("timing: {e}"),
-            hint: Some(format!(
-                "timing keys are the fields of the timing model, e.g. watch_delay, controller_sync, container_start (defaults: {})",
-                serde_json::to_string(&Timing::default()).unwrap_or_default()
-            )),
+    let mut timing = Timing::default();
+    for (key, value) in &scenario.timing {
+        timing.set_field(key, value).map_err(|e| {
+            let problem = match e {
+                cluster::timing::FieldError::Unknown => format!("unknown field `{key}`"),
+                cluster::timing::FieldError::WrongType { want } => {
+                    format!("`{key}` must be {want}, not {value}")
+                }
+            };
+            let defaults: Vec<String> = Timing::FIELDS
+                .iter()
+                .map(|f| format!("{f}: {}", Timing::default().field(f).unwrap_or_default()))
+                .collect();
+            ScenarioError {
+                source_name: scenario.source_name.clone(),
+                line: 1,
+                column: 1,
+                message: format!("timing: {problem}"),
+                hint: Some(format!(
+                    "timing keys are the fields of the timing model, e.g. watch_delay, controller_sync, container_start (defaults: {})",
+                    defaults.join(", ")
+                )),
+            }
         })?;
+    }
     let mut cluster = Cluster::new(scenario.seed, timing);
     for node in scenario.node_objects() {
         let name = node.metadata.name.clone().unwrap_or_default();
