@@ -58,7 +58,13 @@ pub fn revision_patch(ds: &DaemonSet) -> Value {
         _ => serde_json::Map::new(),
     };
     template.insert("$patch".into(), Value::String("replace".into()));
-    serde_json::json!({ "spec": { "template": Value::Object(template) } })
+    // Built by hand: `json!` with a `Value` inside serializes it again (serde's Value
+    // serializer, otherwise unused in the web app).
+    let mut spec = serde_json::Map::new();
+    spec.insert("template".into(), Value::Object(template));
+    let mut patch = serde_json::Map::new();
+    patch.insert("spec".into(), Value::Object(spec));
+    Value::Object(patch)
 }
 
 /// The template a revision records (its patch without the `$patch` directive), as JSON.

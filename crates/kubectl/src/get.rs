@@ -5,7 +5,7 @@
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
 use k8s_openapi::api::core::v1::{Event, Node, Pod};
 use k8s_openapi::jiff::Timestamp;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::api::{Api, ApiError};
 use crate::object::{self, format_label_selector, format_labels, Object};
@@ -180,7 +180,15 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
             let doc = if single_item && items.len() == 1 {
                 items.into_iter().next().unwrap_or(Value::Null)
             } else {
-                json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
+                // By hand, not `json!`, which would serialize `items` again into a Value.
+                let mut metadata = serde_json::Map::new();
+                metadata.insert("resourceVersion".into(), Value::String(String::new()));
+                let mut list = serde_json::Map::new();
+                list.insert("apiVersion".into(), Value::String("v1".into()));
+                list.insert("items".into(), Value::Array(items));
+                list.insert("kind".into(), Value::String("List".into()));
+                list.insert("metadata".into(), Value::Object(metadata));
+                Value::Object(list)
             };
             match other {
                 Output::Yaml => {
