@@ -104,6 +104,21 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
+/// The keys of `st` that start with `prefix`.
+fn keys_with_prefix<'a>(
+    st: &'a web_sys::Storage,
+    prefix: &'a str,
+) -> impl Iterator<Item = String> + 'a {
+    (0..st.length().unwrap_or(0))
+        .filter_map(|i| st.key(i).ok().flatten())
+        .filter(move |k| k.starts_with(prefix))
+}
+
+/// `prefix` and the time in milliseconds: a new key for a session moved aside.
+fn timed_key(prefix: &str) -> String {
+    format!("{prefix}{}", js_sys::Date::now() as u64)
+}
+
 /// Saves the session: a link fragment (`share::fragment`) holding the scenario with every edit,
 /// the view, and the time.
 ///
@@ -126,7 +141,7 @@ pub fn save(fragment: &str) -> Result<(), &'static str> {
             .ok()
             .flatten()
             .filter(|w| *w != me && !w.is_empty())
-            .unwrap_or_else(|| format!("unknown-{}", js_sys::Date::now() as u64));
+            .unwrap_or_else(|| timed_key("unknown-"));
         // When it cannot be kept, the other tab's session stays the saved one; this page
         // tries again at its next save.
         st.set_item(&format!("{TAB_KEPT_KEY_PREFIX}{writer}"), &other)
@@ -168,10 +183,8 @@ fn set_base(value: Option<String>) {
 /// time in milliseconds, all of 13 digits until the year 2286).
 pub fn newest_tab_kept() -> Option<String> {
     let st = storage()?;
-    (0..st.length().unwrap_or(0))
-        .filter_map(|i| st.key(i).ok().flatten())
-        .filter(|k| k.starts_with(TAB_KEPT_KEY_PREFIX))
-        .max()
+    let newest = keys_with_prefix(&st, TAB_KEPT_KEY_PREFIX).max();
+    newest
 }
 
 /// Moves a session kept by [`save`] to the archive of kept sessions ([`KEPT_KEY_PREFIX`]
@@ -183,7 +196,7 @@ pub fn archive_kept(key: &str) {
     let Some(saved) = st.get_item(key).ok().flatten() else {
         return;
     };
-    let archived = format!("{KEPT_KEY_PREFIX}{}", js_sys::Date::now() as u64);
+    let archived = timed_key(KEPT_KEY_PREFIX);
     if st.set_item(&archived, &saved).is_ok() {
         let _ = st.remove_item(key);
     }
@@ -200,7 +213,7 @@ pub fn load_saved() -> Option<Result<Shared, String>> {
             Some(Ok(s))
         }
         Err(e) => {
-            let key = format!("{BROKEN_KEY_PREFIX}{}", js_sys::Date::now() as u64);
+            let key = timed_key(BROKEN_KEY_PREFIX);
             let kept = st.set_item(&key, &saved).is_ok();
             if kept {
                 let _ = st.remove_item(AUTOSAVE_KEY);
@@ -241,14 +254,12 @@ pub fn keep_saved_aside(opening: &Scenario) -> Result<Option<String>, String> {
         }
     }
     // The same session kept already (the page opened links twice): point at that copy.
-    let already = (0..st.length().unwrap_or(0))
-        .filter_map(|i| st.key(i).ok().flatten())
-        .filter(|k| k.starts_with(KEPT_KEY_PREFIX))
+    let already = keys_with_prefix(&st, KEPT_KEY_PREFIX)
         .find(|k| st.get_item(k).ok().flatten().as_deref() == Some(saved.as_str()));
     if already.is_some() {
         return Ok(already);
     }
-    let key = format!("{KEPT_KEY_PREFIX}{}", js_sys::Date::now() as u64);
+    let key = timed_key(KEPT_KEY_PREFIX);
     if st.set_item(&key, &saved).is_err() {
         SAVING_BLOCKED.store(true, std::sync::atomic::Ordering::Relaxed);
         return Err(

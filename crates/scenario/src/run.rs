@@ -77,9 +77,10 @@ pub fn start(scenario: &Scenario) -> Result<Session, ScenarioError> {
                     format!("`{key}` must be {want}, not {value}")
                 }
             };
+            let defaults = Timing::default();
             let defaults: Vec<String> = Timing::FIELDS
                 .iter()
-                .map(|f| format!("{f}: {}", Timing::default().field(f).unwrap_or_default()))
+                .map(|f| format!("{f}: {}", defaults.field(f).unwrap_or_default()))
                 .collect();
             ScenarioError {
                 source_name: scenario.source_name.clone(),

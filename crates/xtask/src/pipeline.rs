@@ -172,8 +172,7 @@ pub fn test(root: &Path, options: &Options) -> Result {
     let tools_time = tools_started.elapsed();
 
     let target = target_dir(root);
-    let free_at_start = free_bytes(&target);
-    if let Some(free) = free_at_start {
+    if let Some(free) = free_bytes(&target) {
         note(&format!(
             "disk: {} free where cargo builds ({})",
             human_bytes(free),
