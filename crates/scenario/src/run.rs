@@ -170,16 +170,26 @@ fn exact_seconds(s: &str) -> Option<Duration> {
 
 fn fail(msg: impl Into<String>) -> LineResult {
     LineResult {
-        output: msg.into(),
+        output: lines(msg.into()),
         ok: false,
     }
 }
 
 fn ok(msg: impl Into<String>) -> LineResult {
     LineResult {
-        output: msg.into(),
+        output: lines(msg.into()),
         ok: true,
     }
+}
+
+/// A line's output is whole lines, as kubectl prints them: the terminal and the script log
+/// show outputs one after another, so a message without its newline would run into the next
+/// command.
+fn lines(mut text: String) -> String {
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
 
 /// Runs one script line against the session.

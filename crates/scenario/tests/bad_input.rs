@@ -21,6 +21,12 @@ fn indent(s: &str) -> String {
 /// Runs one script line in a one-node cluster whose files hold a valid DS (`ds.yaml`) and
 /// three broken ones; returns (ok, output).
 fn line(l: &str) -> (bool, String) {
+    let (ok, out) = line_raw(l);
+    (ok, out.trim_end().to_string())
+}
+
+/// The line's output as the terminal shows it, its last newline included.
+fn line_raw(l: &str) -> (bool, String) {
     let text = format!(
         "scenario: x\nnodes:\n  - name: worker\nfiles:\n  ds.yaml: |\n{}  mismatch.yaml: |\n{}  surge.yaml: |\n{}  yes.yaml: |\n{}",
         indent(DS),
@@ -37,7 +43,7 @@ fn line(l: &str) -> (bool, String) {
     let s = scenario::parse("s.yaml", &text).expect("the harness scenario parses");
     let mut session = scenario::start(&s).expect("starts");
     let r = scenario::run_line(&mut session, l);
-    (r.ok, r.output.trim_end().to_string())
+    (r.ok, r.output)
 }
 
 #[test]
@@ -286,9 +292,14 @@ fn bad_script_lines_fail_with_kubectl_like_messages() {
         ),
     ];
     for (what, l, want) in cases {
-        let (ok, out) = line(l);
+        let (ok, out) = line_raw(l);
         assert!(!ok, "{what}: `{l}` succeeded:\n{out}");
-        assert_eq!(out, *want, "{what}");
+        // Whole lines, or the terminal would run the next command into the message.
+        assert!(
+            out.ends_with('\n') && !out.ends_with("\n\n"),
+            "{what}: {out:?}"
+        );
+        assert_eq!(out.trim_end(), *want, "{what}");
     }
 }
 
