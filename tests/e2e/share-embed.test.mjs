@@ -293,6 +293,25 @@ test('the demo page renders three working embeds in sandboxed iframes', async ()
   await context.close();
 });
 
+test('an embed address with a mistyped option still plays, and says which option and why', async () => {
+  const { context, page, problems } = await fresh();
+  await page.goto(new URL('?embed=1&autoplay=1&preset=f3-taint&speed=4&theme=purple&utm_source=docs', BASE_URL).href);
+  await page.locator('tr[data-ds]').waitFor({ timeout: 30_000 });
+  const notice = await page.getByTestId('notice').textContent();
+  assert.match(notice, /has options the playground cannot use/);
+  assert.match(notice, /`preset=f3-taint`: no preset has this id\n\s+hint: did you mean `preset=f3-taints`\? The presets are f1-one-pod-per-node, /);
+  assert.match(notice, /`theme=purple`: not a theme/);
+  assert.doesNotMatch(notice, /speed=4|utm_source/, 'good and unknown options are not reported');
+  // The page opened what it could: the default preset, playing at 4×.
+  const t0 = await page.getByTestId('clock').textContent();
+  await page.waitForTimeout(700);
+  assert.notEqual(await page.getByTestId('clock').textContent(), t0, 'the embed plays');
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  assert.equal(await page.getByTestId('notice').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('importing a recorded `kubectl get nodes -o yaml` places the pods right', async () => {
   const fixture = await readFile(new URL('../../crates/scenario/tests/fixtures/gke-nodes.yaml', import.meta.url), 'utf8');
   const { context, page, problems } = await fresh();

@@ -667,27 +667,13 @@ fn suggest(key: &str, fields: &'static [&'static str]) -> Option<&'static str> {
         .iter()
         .map(|f| {
             (
-                levenshtein(&key.to_ascii_lowercase(), &f.to_ascii_lowercase()),
+                crate::typo::edit_distance(&key.to_ascii_lowercase(), &f.to_ascii_lowercase()),
                 *f,
             )
         })
         .filter(|(d, _)| *d <= budget)
         .min_by_key(|(d, _)| *d)
         .map(|(_, f)| f)
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod defaults;
 pub mod gofmt;
 pub mod source_map;
 pub mod strategy;
+pub mod typo;
 pub mod validation;
 mod yaml;
 

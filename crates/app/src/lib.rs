@@ -276,6 +276,16 @@ impl Start {
 pub fn App() -> impl IntoView {
     let opts = persist::page_options();
     let mut notices = Vec::new();
+    if !opts.problems.is_empty() {
+        let (what, it) = match opts.problems.len() {
+            1 => ("an option", "it"),
+            _ => ("options", "them"),
+        };
+        notices.push(format!(
+            "This page's address has {what} the playground cannot use; the page opened without {it}:\n{}",
+            opts.problems.join("\n")
+        ));
+    }
     let mut theme0 = opts.theme.clone();
     let mut first: Option<Start> = None;
     let mut from_saved = false;

@@ -2,6 +2,7 @@
 //! `#s=1.…&t=…` share links, DESIGN §4.3) and the autosave in localStorage. Encoding and
 //! decoding are the `scenario::share` codec's; this module only reads and writes the browser.
 
+use crate::transport::SPEEDS;
 use scenario::share::{self, Shared};
 use scenario::Scenario;
 
@@ -30,10 +31,14 @@ pub struct PageOptions {
     pub controls: bool,
     /// The `#s=` share link, if any (the whole fragment).
     pub share: Option<String>,
+    /// Each option whose value could not be used: the option as written, why, and a hint.
+    pub problems: Vec<String>,
 }
 
-/// Reads `?…` and `#…` of the page address. Unknown or malformed options are ignored (an
-/// embed must never break a docs page); bad share links are reported when opened.
+/// Reads `?…` and `#…` of the page address. A malformed value of a known option is left out
+/// and said in `problems` (an embed must never break a docs page, but its author must see the
+/// typo); unknown keys are ignored (hosts add their own, e.g. `utm_source`); bad share links are
+/// reported when opened.
 pub fn page_options() -> PageOptions {
     let loc = web_sys::window().map(|w| w.location());
     let search = loc
@@ -52,13 +57,37 @@ pub fn parse_options(search: &str, hash: &str) -> PageOptions {
     for pair in search.trim_start_matches('?').split('&') {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         let v = decode_component(v);
+        let mut bad = |why: &str, hint: String| {
+            o.problems.push(format!("`{k}={v}`: {why}\n  hint: {hint}"));
+        };
         match k {
             "embed" => o.embed = v != "0",
             "autoplay" => o.autoplay = v != "0",
-            "speed" => o.speed = v.parse::<f64>().ok().filter(|s| (0.25..=64.0).contains(s)),
-            "preset" => o.preset = Some(v).filter(|p| scenario::presets::get(p).is_some()),
-            "panel" => o.panel = Some(v).filter(|p| crate::Panel::from_id(p).is_some()),
-            "theme" => o.theme = Some(v).filter(|t| t == "light" || t == "dark"),
+            "speed" => match v.parse::<f64>().ok().filter(|s| SPEEDS.contains(s)) {
+                Some(s) => o.speed = Some(s),
+                None => bad(
+                    "not one of the playground's speeds",
+                    format!(
+                        "write one of {}",
+                        list(SPEEDS.iter().map(|s| s.to_string()))
+                    ),
+                ),
+            },
+            "preset" if scenario::presets::get(&v).is_some() => o.preset = Some(v),
+            "preset" => {
+                let ids = scenario::presets::ALL.iter().map(|p| p.id);
+                bad("no preset has this id", choices(k, &v, "presets", ids))
+            }
+            "panel" if crate::Panel::from_id(&v).is_some() => o.panel = Some(v),
+            "panel" => {
+                let ids = crate::Panel::ALL.iter().map(|p| p.id());
+                bad("not a panel", choices(k, &v, "panels", ids))
+            }
+            "theme" if v == "light" || v == "dark" => o.theme = Some(v),
+            "theme" => bad(
+                "not a theme",
+                "write `theme=light` or `theme=dark`, or leave it out to follow the system".into(),
+            ),
             "controls" => o.controls = v != "0",
             _ => {}
         }
@@ -356,6 +385,29 @@ pub fn copy_to_clipboard(text: &str) {
     }
 }
 
+/// "did you mean `k=closest`? The WHAT are a, b or c".
+fn choices<'a>(
+    k: &str,
+    v: &str,
+    what: &str,
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> String {
+    let all = list(names.clone().map(str::to_string));
+    match apiserver::typo::closest(v, names, |n| 2.max(n.len() / 4)) {
+        Some(n) => format!("did you mean `{k}={n}`? The {what} are {all}"),
+        None => format!("the {what} are {all}"),
+    }
+}
+
+/// `a, b or c`.
+fn list(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => items.concat(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,9 +423,43 @@ mod tests {
         assert_eq!(o.preset.as_deref(), Some("f3-taints"));
         assert_eq!(o.panel.as_deref(), Some("events"));
         assert_eq!(o.theme.as_deref(), Some("dark"));
-        let bad = parse_options("?speed=999&preset=nope&panel=x&theme=pink&%zz", "#other");
-        assert_eq!(bad, parse_options("", ""));
+        let bad = parse_options(
+            "?speed=999&preset=nope&panel=x&theme=pink&%zz&speed=3",
+            "#other",
+        );
+        assert_eq!(
+            bad,
+            PageOptions {
+                problems: bad.problems.clone(),
+                ..parse_options("", "")
+            }
+        );
         assert!(bad.controls);
+        // Each bad value is named as written, with a hint; the unknown key `%zz` is not.
+        let said: Vec<&str> = bad
+            .problems
+            .iter()
+            .map(|p| p.lines().next().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "`speed=999`: not one of the playground's speeds",
+                "`preset=nope`: no preset has this id",
+                "`panel=x`: not a panel",
+                "`theme=pink`: not a theme",
+                "`speed=3`: not one of the playground's speeds",
+            ]
+        );
+        assert!(bad.problems[0].ends_with("hint: write one of 0.25, 0.5, 1, 2, 4, 8, 16, 32 or 64"));
+        assert!(
+            bad.problems[1].contains("f1-one-pod-per-node, ")
+                && bad.problems[1].ends_with(" or cluster-500-nodes")
+        );
+        assert!(bad.problems[2].ends_with("explain, yaml, terminal, events, chart or script"));
+        assert!(parse_options("?utm_source=docs&embed=1", "")
+            .problems
+            .is_empty());
     }
 
     #[test]

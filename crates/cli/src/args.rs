@@ -232,29 +232,9 @@ fn static_sub(s: &str) -> Option<&'static str> {
     SUBCOMMANDS.iter().copied().find(|c| *c == s)
 }
 
-/// Levenshtein distance, for "did you mean" hints.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
 /// The closest of `options` to `word`, if it is a plausible typo.
 pub fn closest<'a>(word: &str, options: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    options
-        .into_iter()
-        .map(|o| (edit_distance(word, o), o))
-        .filter(|(d, o)| *d <= 2.max(o.len() / 4))
-        .min()
-        .map(|(_, o)| o)
+    apiserver::typo::closest(word, options, |o| 2.max(o.len() / 4))
 }
 
 /// A flag a subcommand accepts.

@@ -451,7 +451,9 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
 fn unknown_command(word: &str, parent: &str, known: &[&str]) -> ParseError {
     let suggestions: Vec<&&str> = known
         .iter()
-        .filter(|k| levenshtein(k, word) <= 2 || (word.len() > 1 && k.starts_with(word)))
+        .filter(|k| {
+            apiserver::typo::edit_distance(k, word) <= 2 || (word.len() > 1 && k.starts_with(word))
+        })
         .collect();
     let mut message = format!("error: unknown command {word:?} for {parent:?}");
     if !suggestions.is_empty() {
@@ -462,22 +464,6 @@ fn unknown_command(word: &str, parent: &str, known: &[&str]) -> ParseError {
         }
     }
     ParseError::new(message).hint(format!("`{parent}` understands: {}", known.join(", ")))
-}
-
-/// Edit distance, for cobra's "Did you mean this?".
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            let v = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-            cur.push(v);
-        }
-        prev = cur;
-    }
-    prev.last().copied().unwrap_or(0)
 }
 
 fn usage(verb: Verb) -> String {

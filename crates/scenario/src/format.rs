@@ -187,26 +187,7 @@ fn json_kind(v: &Value) -> &'static str {
 }
 
 fn closest<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
-    options
-        .iter()
-        .map(|o| (edit_distance(word, o), *o))
-        .filter(|(d, _)| *d <= 2)
-        .min()
-        .map(|(_, o)| o)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+    apiserver::typo::closest(word, options.iter().copied(), |_| 2)
 }
 
 fn unknown_key(ctx: &Ctx, path: &str, key: &str, allowed: &[&str]) -> ScenarioError {
