@@ -175,7 +175,8 @@ impl Ctx<'_> {
     }
 }
 
-fn json_kind(v: &Value) -> &'static str {
+/// How an error names a JSON value's kind: "found a list".
+pub(crate) fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "nothing",
         Value::Bool(_) => "a boolean",

@@ -393,27 +393,16 @@ fn string_map(
                 other => Err(loc.err(
                     f.doc,
                     &join(&f.path, &format!("{field}.{k}")),
-                    format!("must be a string, found {}", kind_of(other)),
+                    format!("must be a string, found {}", crate::format::json_kind(other)),
                     "quote the value: YAML 1.1 reads unquoted yes/no/true/false as booleans and 1 as a number",
                 )),
             })),
         Some(other) => Err(loc.err(
             f.doc,
             &join(&f.path, field),
-            format!("must be a map, found {}", kind_of(other)),
+            format!("must be a map, found {}", crate::format::json_kind(other)),
             HINT_EXPORT,
         )),
-    }
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "nothing",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a map",
     }
 }
 
@@ -427,7 +416,7 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
             Some(other) => Err(loc.err(
                 f.doc,
                 &join(&f.path, key),
-                format!("must be a map, found {}", kind_of(other)),
+                format!("must be a map, found {}", crate::format::json_kind(other)),
                 HINT_EXPORT,
             )),
         }
@@ -442,7 +431,10 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
             return Err(loc.err(
                 f.doc,
                 &name_path,
-                format!("must be a string, found {}", kind_of(other)),
+                format!(
+                    "must be a string, found {}",
+                    crate::format::json_kind(other)
+                ),
                 HINT_EXPORT,
             ))
         }
