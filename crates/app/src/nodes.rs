@@ -264,12 +264,12 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
         })).collect_view()}
         {(!n.labels.is_empty()).then(|| view! {
             <ul class="labels" aria-label="labels">
-                {n.labels.iter().map(|l| view! { <li><code>{l.clone()}</code></li> }).collect_view()}
+                {n.labels.iter().map(|l| view! { <li><code>{breakable(l)}</code></li> }).collect_view()}
             </ul>
         })}
         {(!n.taints.is_empty()).then(|| view! {
             <ul class="taints" aria-label="taints">
-                {n.taints.iter().map(|t| view! { <li><code>{t.clone()}</code></li> }).collect_view()}
+                {n.taints.iter().map(|t| view! { <li><code>{breakable(t)}</code></li> }).collect_view()}
             </ul>
         })}
         {verdict.map(|e| view! { <p class="summary">{e.summary.clone()}</p> })}
@@ -282,6 +282,15 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
 
 /// `rev-new` / `rev-old` for a DaemonSet's pod, `orphan` for a pod no DaemonSet owns (e.g.
 /// after `kubectl delete ds --cascade=orphan`): it has no revision to be current or old to.
+/// A label or taint with a line-break opportunity after each `/`, so that a long key wraps
+/// after its prefix (`node-role.kubernetes.io/` | `control-plane`) rather than inside a word.
+/// `<wbr>` leaves the text as it is when copied.
+fn breakable(s: &str) -> impl IntoView {
+    s.split_inclusive('/')
+        .map(|part| view! { {part.to_string()}<wbr/> })
+        .collect_view()
+}
+
 fn revision_class(p: &PodChip) -> &'static str {
     match (&p.owner, p.current_revision) {
         (None, _) => "orphan",
