@@ -253,6 +253,15 @@ fn yaml_error(source: &str, e: &YamlError) -> DecodeError {
             format!("{prefix} yaml: line {line}: {}", e.kind.message()),
             "indent with spaces: YAML does not allow tab characters in indentation".to_string(),
         ),
+        // go-yaml's reader error carries no line: the location is ours.
+        YamlErrorKind::ControlCharacter(c) => (
+            DecodeErrorKind::Syntax,
+            format!("{prefix} yaml: {}", e.kind.message()),
+            format!(
+                "remove the control character U+{:04X} here: YAML allows only printable text (a binary file, or text copied from a terminal, can carry such characters)",
+                u32::from(*c)
+            ),
+        ),
         YamlErrorKind::DuplicateKey { key, first } => (
             DecodeErrorKind::DuplicateKey,
             format!(

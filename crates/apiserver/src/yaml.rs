@@ -206,6 +206,8 @@ pub(crate) enum YamlErrorKind {
     Syntax(String),
     /// A tab where indentation was expected.
     Tab,
+    /// A character outside YAML's printable set (go-yaml's reader refuses the whole stream).
+    ControlCharacter(char),
     DuplicateKey {
         key: String,
         first: Pos,
@@ -231,6 +233,7 @@ impl YamlErrorKind {
         match self {
             YamlErrorKind::Syntax(info) => info.clone(),
             YamlErrorKind::Tab => "found character that cannot start any token".into(),
+            YamlErrorKind::ControlCharacter(_) => "control characters are not allowed".into(),
             YamlErrorKind::DuplicateKey { key, .. } => {
                 format!("key {} already set in map", crate::gofmt::quote(key))
             }
@@ -250,6 +253,9 @@ impl YamlErrorKind {
 
 /// Parses every document of a YAML stream. Empty documents come back as `Null` nodes.
 pub(crate) fn parse_stream(text: &str) -> Result<Vec<Node>, YamlError> {
+    if let Some(e) = control_character(text) {
+        return Err(e);
+    }
     let mut b = Builder {
         parser: Parser::new_from_str(text),
         text,
@@ -257,6 +263,32 @@ pub(crate) fn parse_stream(text: &str) -> Result<Vec<Node>, YamlError> {
         alias_nodes: 0,
     };
     b.stream()
+}
+
+/// The first character that go-yaml's reader refuses before any parsing: YAML's printable
+/// set is tab, line feed, carriage return, U+0020–U+007E, U+0085, U+00A0–U+D7FF,
+/// U+E000–U+FFFD and U+10000 on (so NUL, the other C0 controls, DEL, C1 controls but NEL, and
+/// U+FFFE/U+FFFF are out).
+fn control_character(text: &str) -> Option<YamlError> {
+    let printable = |c: char| {
+        matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+            || c >= '\u{10000}'
+    };
+    let (line, text_line) = text
+        .split('\n')
+        .enumerate()
+        .find(|(_, l)| !l.chars().all(printable))?;
+    let (col, ch) = text_line
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !printable(*c))?;
+    Some(YamlError {
+        pos: Pos {
+            line: line + 1,
+            col: col + 1,
+        },
+        kind: YamlErrorKind::ControlCharacter(ch),
+    })
 }
 
 struct Builder<'a> {

@@ -210,6 +210,52 @@ fn tabs_used_for_indentation_point_at_the_tab() {
 }
 
 #[test]
+fn control_characters_are_refused_as_go_yaml_refuses_them() {
+    // go-yaml's reader checks every character before parsing: a NUL (a binary file), an
+    // escape from a terminal, DEL or a C1 control anywhere, even in a quoted string.
+    for (text, at, c) in [
+        ("\u{0}\u{1}PK\u{3}\u{4}", (1, 1), "U+0000"),
+        (
+            "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: \"a\u{1b}[0m\"\n",
+            (4, 11),
+            "U+001B",
+        ),
+        (
+            "apiVersion: apps/v1\nkind: Daemon\u{7f}Set\n",
+            (2, 13),
+            "U+007F",
+        ),
+        ("a: \u{9b}b\n", (1, 4), "U+009B"),
+        ("a: b\u{fffe}\n", (1, 5), "U+FFFE"),
+    ] {
+        let e = decode_err(text);
+        assert_eq!(e.kind, DecodeErrorKind::Syntax, "{text:?}");
+        assert_eq!((e.line, e.column), at, "{text:?}");
+        assert!(
+            e.message.ends_with(
+                "error converting YAML to JSON: yaml: control characters are not allowed"
+            ),
+            "{e}"
+        );
+        let hint = e.hint.as_deref().unwrap_or_default();
+        assert!(
+            hint.starts_with(&format!("remove the control character {c} here")),
+            "{hint}"
+        );
+    }
+    // What YAML allows: tab (outside indentation), CR, NEL, no-break space, BMP and astral text.
+    for ok in [
+        "a: \"b\tc\"\r\n",
+        "a: b\u{85}\n",
+        "a: b\u{a0}c\n",
+        "a: ✓ 🐳\n",
+        "\u{feff}a: b\n",
+    ] {
+        assert!(apiserver::yaml_to_json("x.yaml", ok).is_ok(), "{ok:?}");
+    }
+}
+
+#[test]
 fn duplicate_keys_are_rejected_at_the_second_key() {
     let e = decode_err("apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: a\n  name: b\n");
     assert_eq!(e.kind, DecodeErrorKind::DuplicateKey);
