@@ -322,6 +322,8 @@ pub struct Store {
     pods_by_node: BTreeMap<String, BTreeSet<NsName>>,
     events: Vec<Arc<Event>>,
     event_index: BTreeMap<EventKey, usize>,
+    /// The nanosecond in the newest event's name (see `record_event`).
+    last_event_nanos: i128,
     resource_version: u64,
     rng: Rng,
     pub(crate) now: Timestamp,
@@ -405,6 +407,7 @@ impl Store {
             pods_by_node: BTreeMap::new(),
             events: Vec::new(),
             event_index: BTreeMap::new(),
+            last_event_nanos: i128::MIN,
             resource_version: 0,
             rng: Rng::new(seed, 0x5eed_0001),
             now: start,
@@ -1030,10 +1033,17 @@ impl Store {
                 return;
             }
         }
-        let hex = format!("{:08x}{:08x}", self.rng.next_u32(), self.rng.next_u32());
+        // client-go's recorder names an event `<object>.<UnixNano in hex>`, so that `kubectl
+        // get events` (sorted by name, as etcd lists) shows an object's events oldest first.
+        // Virtual time gives many events the same instant: each takes the next nanosecond.
+        let nanos = self.now.as_nanosecond().max(self.last_event_nanos + 1);
+        self.last_event_nanos = nanos;
+        // Event names once came from the generator that also names pods: the two draws stay,
+        // so that pod names stay what they were for scenario files and share links.
+        let _ = (self.rng.next_u32(), self.rng.next_u32());
         let e = Event {
             metadata: ObjectMeta {
-                name: Some(format!("{}.{hex}", key.2)),
+                name: Some(format!("{}.{nanos:x}", key.2)),
                 namespace: Some(ns),
                 uid: Some(self.new_uid()),
                 resource_version: Some(rv),
