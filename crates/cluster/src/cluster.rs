@@ -7,7 +7,7 @@
 //! Knows nothing of kubectl output or the UI.
 
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
-use k8s_openapi::api::core::v1::{Event, Node, NodeStatus, Pod};
+use k8s_openapi::api::core::v1::{Event, Node, NodeAddress, NodeStatus, Pod};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::jiff::Timestamp;
 use std::collections::BTreeMap;
@@ -383,6 +383,22 @@ impl Cluster {
                 ("memory".to_string(), Quantity("8Gi".into())),
                 ("pods".to_string(), Quantity("110".into())),
             ]));
+        }
+        // The kubelet reports its addresses when it registers; kind's nodes sit on the docker
+        // network 172.18.0.0/16 from .2 on, in the order they join. An imported node keeps its own.
+        if status.addresses.is_none() {
+            let host = self.kubelet.registered() + 2;
+            let name = node.metadata.name.clone().unwrap_or_default();
+            status.addresses = Some(vec![
+                NodeAddress {
+                    type_: "InternalIP".into(),
+                    address: format!("172.18.{}.{}", host / 256 % 256, host % 256),
+                },
+                NodeAddress {
+                    type_: "Hostname".into(),
+                    address: name,
+                },
+            ]);
         }
         let conditions = if delay > 0.0 {
             not_ready_conditions(self.now)

@@ -339,6 +339,56 @@ fn a_node_joining_later_is_tainted_not_ready_until_its_kubelet_is_ready() {
     assert!(c.run_until(|c| status_is(c, "join", (5, 5, 0), 5), secs(5.0)));
 }
 
+fn addresses(c: &Cluster, node: &str) -> Vec<(String, String)> {
+    let n = c.node(node).expect("node");
+    let st = n.status.as_ref().expect("status");
+    st.addresses
+        .iter()
+        .flatten()
+        .map(|a| (a.type_.clone(), a.address.clone()))
+        .collect()
+}
+
+#[test]
+fn kubelets_report_kind_like_addresses_in_the_order_nodes_join() {
+    let mut c = kind_cluster(3);
+    let want = |ip: &str, host: &str| {
+        vec![
+            ("InternalIP".to_string(), ip.to_string()),
+            ("Hostname".to_string(), host.to_string()),
+        ]
+    };
+    assert_eq!(
+        addresses(&c, "control-plane"),
+        want("172.18.0.2", "control-plane")
+    );
+    assert_eq!(addresses(&c, "worker4"), want("172.18.0.6", "worker4"));
+    // A node that joins later gets the next address, even after another left.
+    c.remove_node("worker2").unwrap();
+    c.add_node(node("worker5", &[], vec![])).unwrap();
+    assert_eq!(addresses(&c, "worker5"), want("172.18.0.7", "worker5"));
+    // The 255th node and on stay in 172.18.0.0/16.
+    for i in 6..=300 {
+        c.add_node(node(&format!("worker{i}"), &[], vec![]))
+            .unwrap();
+    }
+    assert_eq!(addresses(&c, "worker300"), want("172.18.1.46", "worker300"));
+    // An imported node keeps the addresses it came with.
+    let mut real = node("gke-a", &[], vec![]);
+    real.status = Some(k8s_openapi::api::core::v1::NodeStatus {
+        addresses: Some(vec![k8s_openapi::api::core::v1::NodeAddress {
+            type_: "InternalIP".into(),
+            address: "10.128.0.7".into(),
+        }]),
+        ..Default::default()
+    });
+    c.add_node(real).unwrap();
+    assert_eq!(
+        addresses(&c, "gke-a"),
+        [("InternalIP".to_string(), "10.128.0.7".to_string())]
+    );
+}
+
 #[test]
 fn cordon_adds_the_unschedulable_taint_and_keeps_daemon_pods() {
     let mut c = kind_cluster(9);
