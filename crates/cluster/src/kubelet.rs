@@ -9,8 +9,8 @@
 //! Owns per-pod work in flight and per-node kubelet state; knows nothing of controllers.
 
 use k8s_openapi::api::core::v1::{
-    ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStatus, Node,
-    NodeCondition, Pod, PodCondition, Probe,
+    ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStatus, HostIP, Node,
+    NodeCondition, Pod, PodCondition, PodIP, Probe,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
@@ -345,13 +345,22 @@ impl Kubelet {
             return format!("{} no longer needs starting", key.name);
         }
         let now = store.now;
-        let ip = match self.nodes.get_mut(&node) {
-            Some(k) => {
-                let ip = format!("10.244.{}.{}", k.index % 256, k.next_ip);
+        // The node's InternalIP is the pod's hostIP, and its podIP too with hostNetwork (as
+        // node agents and CNI plugins run). Other pods get the next address of the node's pod
+        // CIDR: kind's node IPAM gives the n-th node to register 10.244.(n-1).0/24.
+        let host_ip = store.node(&node).and_then(|n| internal_ip(&n));
+        let host_network = pod
+            .spec
+            .as_ref()
+            .is_some_and(|s| s.host_network == Some(true));
+        let ip = match (self.nodes.get_mut(&node), &host_ip) {
+            (_, Some(h)) if host_network => h.clone(),
+            (Some(k), _) => {
+                let ip = format!("10.244.{}.{}", (k.index - 1) % 256, k.next_ip);
                 k.next_ip = if k.next_ip >= 254 { 2 } else { k.next_ip + 1 };
                 ip
             }
-            None => String::new(),
+            (None, _) => String::new(),
         };
         let probe = readiness_probe(&pod).cloned();
         let ready = probe.is_none();
@@ -362,6 +371,9 @@ impl Kubelet {
             st.phase = Some("Running".into());
             st.start_time = Some(Time(now));
             st.pod_ip = Some(ip.clone());
+            st.pod_ips = Some(vec![PodIP { ip: ip.clone() }]);
+            st.host_ip = host_ip.clone();
+            st.host_ips = host_ip.clone().map(|ip| vec![HostIP { ip }]);
             st.container_statuses = Some(statuses);
             for type_ in ["PodReadyToStartContainers", "Initialized"] {
                 set_condition(
@@ -572,4 +584,15 @@ fn set_ready(p: &mut Pod, ready: bool, now: Timestamp) {
             },
         );
     }
+}
+
+/// A node's InternalIP, as its kubelet reports it.
+fn internal_ip(node: &Node) -> Option<String> {
+    node.status
+        .as_ref()?
+        .addresses
+        .iter()
+        .flatten()
+        .find(|a| a.type_ == "InternalIP")
+        .map(|a| a.address.clone())
 }

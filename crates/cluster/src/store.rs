@@ -567,7 +567,8 @@ impl Store {
             "{a:08x}-{:04x}-4{:03x}-{:04x}-{:04x}{d:08x}",
             b >> 16,
             b & 0xfff,
-            (c >> 16) | 0x8000,
+            // RFC 4122's variant: the top two bits 10 (so 8, 9, a or b), as random v4 uids have.
+            ((c >> 16) & 0x3fff) | 0x8000,
             c & 0xffff
         )
     }

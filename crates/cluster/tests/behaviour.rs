@@ -389,6 +389,53 @@ fn kubelets_report_kind_like_addresses_in_the_order_nodes_join() {
     );
 }
 
+fn ips(p: &Pod) -> (String, Vec<String>, String, Vec<String>) {
+    let st = p.status.clone().unwrap_or_default();
+    (
+        st.pod_ip.unwrap_or_default(),
+        st.pod_ips.into_iter().flatten().map(|i| i.ip).collect(),
+        st.host_ip.unwrap_or_default(),
+        st.host_ips.into_iter().flatten().map(|i| i.ip).collect(),
+    )
+}
+
+#[test]
+fn pods_get_their_nodes_address_as_host_ip_and_one_from_its_pod_cidr() {
+    let mut c = kind_cluster(4);
+    start_ds(&mut c, &Busybox::new("ips"));
+    // worker is the second node to register: 172.18.0.3, pod CIDR 10.244.1.0/24.
+    let p = live_pod_on(&c, "worker").expect("pod on worker");
+    let (pod_ip, pod_ips, host_ip, host_ips) = ips(&p);
+    assert!(pod_ip.starts_with("10.244.1."), "{pod_ip}");
+    assert_eq!(pod_ips, [pod_ip.clone()]);
+    assert_eq!(
+        (host_ip.as_str(), host_ips),
+        ("172.18.0.3", vec!["172.18.0.3".to_string()])
+    );
+    // With hostNetwork the pod has its node's address (node agents, CNI plugins).
+    let mut agent = Busybox::new("agent");
+    agent.extra_spec = "      hostNetwork: true\n";
+    c.apply(agent.daemon_set()).expect("apply");
+    assert!(c.run_until(|c| status_is(c, "agent", (4, 4, 0), 4), secs(60.0)));
+    let on_worker4 = c
+        .pods()
+        .into_iter()
+        .find(|p| {
+            p.metadata
+                .name
+                .as_deref()
+                .is_some_and(|n| n.starts_with("agent-"))
+                && controller::pod_util::node_name(p) == "worker4"
+        })
+        .expect("agent pod on worker4");
+    let (pod_ip, pod_ips, host_ip, _) = ips(&on_worker4);
+    assert_eq!(
+        (pod_ip.as_str(), host_ip.as_str()),
+        ("172.18.0.6", "172.18.0.6")
+    );
+    assert_eq!(pod_ips, ["172.18.0.6"]);
+}
+
 #[test]
 fn cordon_adds_the_unschedulable_taint_and_keeps_daemon_pods() {
     let mut c = kind_cluster(9);
@@ -745,6 +792,37 @@ fn a_pod_failed_before_its_containers_start_reports_them_terminated() {
     assert_eq!((t.exit_code, t.reason.as_deref()), (1, Some("Error")));
     assert!(t.started_at.is_none(), "it never ran");
     assert!(t.finished_at.is_some());
+}
+
+#[test]
+fn uids_are_random_rfc_4122_version_4_uuids() {
+    let mut c = kind_cluster(5);
+    start_ds(&mut c, &Busybox::new("uids"));
+    let mut uids: Vec<String> = c
+        .pods()
+        .iter()
+        .filter_map(|p| p.metadata.uid.clone())
+        .collect();
+    uids.extend(c.nodes().iter().filter_map(|n| n.metadata.uid.clone()));
+    uids.extend(c.events().iter().filter_map(|e| e.metadata.uid.clone()));
+    assert!(uids.len() > 15, "{}", uids.len());
+    for u in &uids {
+        let groups: Vec<&str> = u.split('-').collect();
+        let lens: Vec<usize> = groups.iter().map(|g| g.len()).collect();
+        assert_eq!(lens, [8, 4, 4, 4, 12], "{u}");
+        assert!(
+            u.chars()
+                .all(|ch| ch == '-' || ch.is_ascii_hexdigit() && !ch.is_ascii_uppercase()),
+            "{u}"
+        );
+        assert!(groups[2].starts_with('4'), "{u}: version 4");
+        assert!(
+            groups[3].starts_with(['8', '9', 'a', 'b']),
+            "{u}: RFC 4122 variant"
+        );
+    }
+    let distinct: std::collections::BTreeSet<&String> = uids.iter().collect();
+    assert_eq!(distinct.len(), uids.len(), "uids repeat");
 }
 
 #[test]
