@@ -407,7 +407,7 @@ fn pods_get_their_nodes_address_as_host_ip_and_one_from_its_pod_cidr() {
     let p = live_pod_on(&c, "worker").expect("pod on worker");
     let (pod_ip, pod_ips, host_ip, host_ips) = ips(&p);
     assert!(pod_ip.starts_with("10.244.1."), "{pod_ip}");
-    assert_eq!(pod_ips, [pod_ip.clone()]);
+    assert_eq!(pod_ips.as_slice(), std::slice::from_ref(&pod_ip));
     assert_eq!(
         (host_ip.as_str(), host_ips),
         ("172.18.0.3", vec!["172.18.0.3".to_string()])
