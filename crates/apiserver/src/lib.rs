@@ -7,6 +7,7 @@
 //! the UI. It is pure functions over `k8s-openapi` types, compiles to `wasm32-unknown-unknown`,
 //! and never panics on user input: every failure is a value with a location and a hint.
 
+pub mod admission;
 mod de;
 pub mod decode;
 pub mod defaults;

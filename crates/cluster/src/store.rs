@@ -326,10 +326,23 @@ pub struct Store {
     last_event_nanos: i128,
     resource_version: u64,
     rng: Rng,
+    /// The token volumes' name suffixes, from a stream of their own: pod names (from `rng`)
+    /// stay what they were before pods were admitted.
+    token_rng: Rng,
     pub(crate) now: Timestamp,
     start: Timestamp,
     pub(crate) outbox: Vec<WatchEvent>,
     pub(crate) trace: Vec<TraceEntry>,
+}
+
+/// Five characters of the upstream name alphabet (`utilrand.String(5)`).
+fn random_suffix(rng: &mut Rng) -> String {
+    (0..5)
+        .map(|_| {
+            let i = rng.below(NAME_ALPHABET.len() as u32) as usize;
+            char::from(NAME_ALPHABET[i])
+        })
+        .collect()
 }
 
 fn normalize_namespace(meta: &mut ObjectMeta) {
@@ -410,6 +423,7 @@ impl Store {
             last_event_nanos: i128::MIN,
             resource_version: 0,
             rng: Rng::new(seed, 0x5eed_0001),
+            token_rng: Rng::new(seed, 0x5eed_70c3),
             now: start,
             start,
             outbox: Vec::new(),
@@ -574,12 +588,7 @@ impl Store {
     }
 
     fn suffix(&mut self) -> String {
-        (0..5)
-            .map(|_| {
-                let i = self.rng.below(NAME_ALPHABET.len() as u32) as usize;
-                char::from(NAME_ALPHABET[i])
-            })
-            .collect()
+        random_suffix(&mut self.rng)
     }
 
     /// The name of a new object: `metadata.name`, else `generateName` + 5 random characters.
@@ -762,6 +771,8 @@ impl Store {
                 "Pod \"{name}\" is invalid: spec.containers: Required value"
             )));
         }
+        let tokens = &mut self.token_rng;
+        apiserver::admission::admit_pod(&mut pod, || random_suffix(tokens));
         let qos = qos_class(&pod).to_string();
         pod.status = Some(PodStatus {
             phase: Some("Pending".to_string()),

@@ -535,10 +535,39 @@ fn volumes(w: &mut String, vols: &[Volume], space: &str) {
                 s.secret_name.as_deref().unwrap_or(""),
                 s.optional.unwrap_or(false)
             ));
-        } else if v.projected.is_some() {
+        } else if let Some(p) = &v.projected {
             w.push_str(&format!("{L2}Type:\tProjected (a volume that contains injected data from multiple sources)\n"));
+            projected_sources(w, p.sources.as_deref().unwrap_or_default());
         } else {
             w.push_str(&format!("{L1}<unknown>\n"));
+        }
+    }
+}
+
+/// `printProjectedVolumeSource`: a line or two per source; an unset `optional` prints as Go
+/// prints a nil *bool.
+fn projected_sources(w: &mut String, sources: &[k8s_openapi::api::core::v1::VolumeProjection]) {
+    let optional = |o: Option<bool>| o.map_or_else(|| "<nil>".to_string(), |b| b.to_string());
+    for src in sources {
+        if let Some(s) = &src.secret {
+            w.push_str(&format!(
+                "{L2}SecretName:\t{}\n{L2}SecretOptionalName:\t{}\n",
+                s.name,
+                optional(s.optional)
+            ));
+        } else if src.downward_api.is_some() {
+            w.push_str(&format!("{L2}DownwardAPI:\ttrue\n"));
+        } else if let Some(c) = &src.config_map {
+            w.push_str(&format!(
+                "{L2}ConfigMapName:\t{}\n{L2}ConfigMapOptional:\t{}\n",
+                c.name,
+                optional(c.optional)
+            ));
+        } else if let Some(t) = &src.service_account_token {
+            w.push_str(&format!(
+                "{L2}TokenExpirationSeconds:\t{}\n",
+                t.expiration_seconds.unwrap_or_default()
+            ));
         }
     }
 }
