@@ -169,9 +169,21 @@ test('clicking the control-plane node explains the untolerated taint', async () 
   await page.locator('article.node[data-node="worker2"]').click();
   await page.locator('.explain details.yaml summary').first().click();
   const yaml = await page.locator('.explain details.yaml pre').first().textContent();
-  for (const s of ['controller-revision-hash', 'ownerReferences', 'node.kubernetes.io/unschedulable', 'matchFields']) {
+  for (const s of ['controller-revision-hash', 'ownerReferences', 'node.kubernetes.io/unschedulable', 'matchFields',
+    // …and what admission added, as on kind: priority, the service account and its token.
+    'priority: 0', 'serviceAccountName: default', 'mountPath: /var/run/secrets/kubernetes.io/serviceaccount',
+    'hostIP: 172.18.0.4']) {
     assert.ok(yaml.includes(s), `pod YAML shows ${s}`);
   }
+  // Its long lines scroll inside the YAML box: the panel itself does not get wider.
+  const widths = await page.evaluate(() => {
+    const panel = document.getElementById('side-panel');
+    const pre = panel.querySelector('details.yaml pre');
+    return { panel: [panel.scrollWidth, panel.clientWidth], pre: [pre.scrollWidth, pre.clientWidth] };
+  });
+  assert.ok(widths.panel[0] <= widths.panel[1], `the panel scrolls sideways: ${JSON.stringify(widths)}`);
+  assert.ok(widths.pre[0] > widths.pre[1], `the YAML has lines wider than its box: ${JSON.stringify(widths)}`);
+  await page.locator('.explain details.yaml pre').first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: new URL('explain.png', shots).pathname });
   assert.deepEqual(problems, []);
 });
