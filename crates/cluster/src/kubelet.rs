@@ -533,6 +533,26 @@ impl Kubelet {
     }
 }
 
+/// `containerd://` and 64 hex digits, as containerd names a container: a hash of the pod's uid
+/// and the container's place, so that it stays the same for a replay and draws no random number.
+fn container_id(pod_uid: &str, index: usize) -> String {
+    let mut id = String::with_capacity(13 + 64);
+    id.push_str("containerd://");
+    for part in 0..4u8 {
+        // FNV-1a, 64 bits, over "uid/index/part", …
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in pod_uid.bytes().chain(format!("/{index}/{part}").bytes()) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        // splitmix64's finaliser: the four parts differ only in their last byte.
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^= h >> 31;
+        id.push_str(&format!("{h:016x}"));
+    }
+    id
+}
+
 /// A status per container of the pod's spec, as the kubelet first reports them: running since
 /// `started` (ready at once without a readiness probe), or with no state yet.
 fn new_container_statuses(p: &Pod, started: Option<Timestamp>) -> Vec<ContainerStatus> {
@@ -547,7 +567,7 @@ fn new_container_statuses(p: &Pod, started: Option<Timestamp>) -> Vec<ContainerS
                 name: c.name.clone(),
                 image_id: format!("docker.io/library/{image}"),
                 image,
-                container_id: Some(format!("containerd://{uid}-{i}")),
+                container_id: Some(container_id(uid, i)),
                 ready: started.is_some() && c.readiness_probe.is_none(),
                 started: Some(started.is_some()),
                 restart_count: 0,

@@ -826,6 +826,44 @@ fn uids_are_random_rfc_4122_version_4_uuids() {
 }
 
 #[test]
+fn container_ids_look_like_containerds_and_replay_the_same() {
+    let ids = |seed| {
+        let mut c = kind_cluster(seed);
+        start_ds(&mut c, &Busybox::new("cids"));
+        let mut v: Vec<String> = c
+            .pods()
+            .iter()
+            .flat_map(|p| {
+                p.status
+                    .clone()
+                    .unwrap_or_default()
+                    .container_statuses
+                    .unwrap_or_default()
+            })
+            .filter_map(|s| s.container_id)
+            .collect();
+        v.sort();
+        v
+    };
+    let a = ids(9);
+    assert_eq!(a.len(), 4);
+    for id in &a {
+        let hex = id
+            .strip_prefix("containerd://")
+            .unwrap_or_else(|| panic!("{id}"));
+        assert!(
+            hex.len() == 64
+                && hex
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+            "{id}"
+        );
+    }
+    assert!(a.windows(2).all(|w| w[0] != w[1]), "{a:?}");
+    assert_eq!(ids(9), a, "a replay gives the same ids");
+}
+
+#[test]
 fn generated_names_use_the_upstream_alphabet() {
     let mut c = kind_cluster(17);
     start_ds(&mut c, &Busybox::new("names"));
