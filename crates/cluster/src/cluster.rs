@@ -7,7 +7,7 @@
 //! Knows nothing of kubectl output or the UI.
 
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
-use k8s_openapi::api::core::v1::{Event, Node, NodeAddress, NodeStatus, Pod};
+use k8s_openapi::api::core::v1::{Event, Node, NodeAddress, NodeStatus, NodeSystemInfo, Pod};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::jiff::Timestamp;
 use std::collections::BTreeMap;
@@ -399,6 +399,27 @@ impl Cluster {
                     address: name,
                 },
             ]);
+        }
+        // …and its machine: kind's node image, with a machine-id and two UUIDs.
+        let info = status.node_info.get_or_insert_with(|| NodeSystemInfo {
+            kubelet_version: "v1.37.0".into(),
+            kube_proxy_version: "v1.37.0".into(),
+            container_runtime_version: "containerd://2.1.4".into(),
+            operating_system: "linux".into(),
+            architecture: "amd64".into(),
+            os_image: "Debian GNU/Linux 12 (bookworm)".into(),
+            kernel_version: "6.8.0".into(),
+            ..Default::default()
+        });
+        if info.machine_id.is_empty() {
+            let name = node.metadata.name.as_deref().unwrap_or_default();
+            let registration = self.kubelet.registered() + 1;
+            info.machine_id = crate::rng::hex_id(&format!("machine/{name}"), 2);
+            info.system_uuid = uuid(&crate::rng::hex_id(&format!("system/{name}"), 2));
+            info.boot_id = uuid(&crate::rng::hex_id(
+                &format!("boot/{name}/{registration}"),
+                2,
+            ));
         }
         let conditions = if delay > 0.0 {
             not_ready_conditions(self.now)
@@ -829,4 +850,19 @@ fn outcome(before: Option<String>, after: Option<String>) -> ApplyOutcome {
     } else {
         ApplyOutcome::Configured
     }
+}
+
+/// 32 hex digits as a version-4 UUID.
+fn uuid(hex: &str) -> String {
+    let h = |r: std::ops::Range<usize>| hex.get(r).unwrap_or_default();
+    let variant =
+        ["8", "9", "a", "b"][usize::from(hex.as_bytes().get(16).copied().unwrap_or(0) % 4)];
+    format!(
+        "{}-{}-4{}-{variant}{}-{}",
+        h(0..8),
+        h(8..12),
+        h(13..16),
+        h(17..20),
+        h(20..32)
+    )
 }

@@ -533,24 +533,13 @@ impl Kubelet {
     }
 }
 
-/// `containerd://` and 64 hex digits, as containerd names a container: a hash of the pod's uid
-/// and the container's place, so that it stays the same for a replay and draws no random number.
+/// `containerd://` and 64 hex digits, as containerd names a container: they follow from the
+/// pod's uid and the container's place, so a replay gives the same and no random number is drawn.
 fn container_id(pod_uid: &str, index: usize) -> String {
-    let mut id = String::with_capacity(13 + 64);
-    id.push_str("containerd://");
-    for part in 0..4u8 {
-        // FNV-1a, 64 bits, over "uid/index/part", …
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in pod_uid.bytes().chain(format!("/{index}/{part}").bytes()) {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        // splitmix64's finaliser: the four parts differ only in their last byte.
-        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        h ^= h >> 31;
-        id.push_str(&format!("{h:016x}"));
-    }
-    id
+    format!(
+        "containerd://{}",
+        crate::rng::hex_id(&format!("{pod_uid}/{index}"), 4)
+    )
 }
 
 /// A status per container of the pod's spec, as the kubelet first reports them: running since

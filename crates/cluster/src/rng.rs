@@ -1,6 +1,6 @@
 //! A tiny seeded PCG32 generator: every jitter and every generated name in the simulation
-//! comes from one of these, so a seed replays a run exactly. Owns nothing else; knows nothing
-//! of the cluster.
+//! comes from one of these, so a seed replays a run exactly. Also [`hex_id`], for identifiers
+//! that must look random but follow from what they name. Knows nothing of the cluster.
 
 /// PCG-XSH-RR 32-bit output, 64-bit state (O'Neill 2014).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +53,25 @@ impl Rng {
             }
         }
     }
+}
+
+/// `2 * words` lowercase hex digits that follow from `name` alone (FNV-1a over `name/part`,
+/// mixed by splitmix64's finaliser): for identifiers a real system draws at random — container
+/// IDs, machine IDs — where a draw from the simulation's generator would change every name
+/// made after it.
+pub fn hex_id(name: &str, words: u8) -> String {
+    let mut id = String::with_capacity(usize::from(words) * 16);
+    for part in 0..words {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in name.bytes().chain(format!("/{part}").bytes()) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^= h >> 31;
+        id.push_str(&format!("{h:016x}"));
+    }
+    id
 }
 
 #[cfg(test)]

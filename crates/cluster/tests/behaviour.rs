@@ -437,6 +437,48 @@ fn pods_get_their_nodes_address_as_host_ip_and_one_from_its_pod_cidr() {
 }
 
 #[test]
+fn each_machine_has_an_id_and_a_new_boot_id_when_it_joins_again() {
+    let mut c = kind_cluster(3);
+    let info = |c: &Cluster, n: &str| {
+        let node = c.node(n).expect("node");
+        node.status
+            .clone()
+            .and_then(|s| s.node_info)
+            .expect("nodeInfo")
+    };
+    let a = info(&c, "worker");
+    let b = info(&c, "worker2");
+    assert!(
+        a.machine_id.len() == 32 && a.machine_id.bytes().all(|x| x.is_ascii_hexdigit()),
+        "{}",
+        a.machine_id
+    );
+    for u in [&a.system_uuid, &a.boot_id] {
+        let g: Vec<&str> = u.split('-').collect();
+        assert_eq!(
+            g.iter().map(|x| x.len()).collect::<Vec<_>>(),
+            [8, 4, 4, 4, 12],
+            "{u}"
+        );
+        assert!(
+            g[2].starts_with('4') && g[3].starts_with(['8', '9', 'a', 'b']),
+            "{u}"
+        );
+    }
+    assert_ne!(a.machine_id, b.machine_id);
+    assert_ne!(a.system_uuid, b.system_uuid);
+    // The same machine joins again: same machine, a new boot.
+    c.remove_node("worker").unwrap();
+    c.add_node(node("worker", &[], vec![])).unwrap();
+    let again = info(&c, "worker");
+    assert_eq!(
+        (&again.machine_id, &again.system_uuid),
+        (&a.machine_id, &a.system_uuid)
+    );
+    assert_ne!(again.boot_id, a.boot_id);
+}
+
+#[test]
 fn cordon_adds_the_unschedulable_taint_and_keeps_daemon_pods() {
     let mut c = kind_cluster(9);
     start_ds(&mut c, &Busybox::new("cordon"));

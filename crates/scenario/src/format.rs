@@ -773,16 +773,6 @@ impl NodeEntry {
                 allocatable: Some(allocatable),
                 capacity: Some(capacity),
                 conditions: (!conditions.is_empty()).then_some(conditions),
-                node_info: Some(k8s_openapi::api::core::v1::NodeSystemInfo {
-                    kubelet_version: "v1.37.0".into(),
-                    kube_proxy_version: "v1.37.0".into(),
-                    container_runtime_version: "containerd://2.1.4".into(),
-                    operating_system: "linux".into(),
-                    architecture: "amd64".into(),
-                    os_image: "Debian GNU/Linux 12 (bookworm)".into(),
-                    kernel_version: "6.8.0".into(),
-                    ..Default::default()
-                }),
                 ..Default::default()
             }),
         }
