@@ -280,8 +280,6 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
     }
 }
 
-/// `rev-new` / `rev-old` for a DaemonSet's pod, `orphan` for a pod no DaemonSet owns (e.g.
-/// after `kubectl delete ds --cascade=orphan`): it has no revision to be current or old to.
 /// A label or taint with a line-break opportunity after each `/`, so that a long key wraps
 /// after its prefix (`node-role.kubernetes.io/` | `control-plane`) rather than inside a word.
 /// `<wbr>` leaves the text as it is when copied.
@@ -291,6 +289,8 @@ fn breakable(s: &str) -> impl IntoView {
         .collect_view()
 }
 
+/// `rev-new` / `rev-old` for a DaemonSet's pod, `orphan` for a pod no DaemonSet owns (e.g.
+/// after `kubectl delete ds --cascade=orphan`): it has no revision to be current or old to.
 fn revision_class(p: &PodChip) -> &'static str {
     match (&p.owner, p.current_revision) {
         (None, _) => "orphan",

@@ -386,9 +386,9 @@ impl Cluster {
         }
         // The kubelet reports its addresses when it registers; kind's nodes sit on the docker
         // network 172.18.0.0/16 from .2 on, in the order they join. An imported node keeps its own.
+        let name = node.metadata.name.clone().unwrap_or_default();
         if status.addresses.is_none() {
             let host = self.kubelet.registered() + 2;
-            let name = node.metadata.name.clone().unwrap_or_default();
             status.addresses = Some(vec![
                 NodeAddress {
                     type_: "InternalIP".into(),
@@ -396,7 +396,7 @@ impl Cluster {
                 },
                 NodeAddress {
                     type_: "Hostname".into(),
-                    address: name,
+                    address: name.clone(),
                 },
             ]);
         }
@@ -412,14 +412,10 @@ impl Cluster {
             ..Default::default()
         });
         if info.machine_id.is_empty() {
-            let name = node.metadata.name.as_deref().unwrap_or_default();
             let registration = self.kubelet.registered() + 1;
             info.machine_id = crate::rng::hex_id(&format!("machine/{name}"), 2);
-            info.system_uuid = uuid(&crate::rng::hex_id(&format!("system/{name}"), 2));
-            info.boot_id = uuid(&crate::rng::hex_id(
-                &format!("boot/{name}/{registration}"),
-                2,
-            ));
+            info.system_uuid = crate::rng::uuid_of(&format!("system/{name}"));
+            info.boot_id = crate::rng::uuid_of(&format!("boot/{name}/{registration}"));
         }
         let conditions = if delay > 0.0 {
             not_ready_conditions(self.now)
@@ -850,19 +846,4 @@ fn outcome(before: Option<String>, after: Option<String>) -> ApplyOutcome {
     } else {
         ApplyOutcome::Configured
     }
-}
-
-/// 32 hex digits as a version-4 UUID.
-fn uuid(hex: &str) -> String {
-    let h = |r: std::ops::Range<usize>| hex.get(r).unwrap_or_default();
-    let variant =
-        ["8", "9", "a", "b"][usize::from(hex.as_bytes().get(16).copied().unwrap_or(0) % 4)];
-    format!(
-        "{}-{}-4{}-{variant}{}-{}",
-        h(0..8),
-        h(8..12),
-        h(13..16),
-        h(17..20),
-        h(20..32)
-    )
 }

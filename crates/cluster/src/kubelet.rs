@@ -151,12 +151,12 @@ impl Kubelet {
         self.nodes.get(node).is_some_and(|k| k.running)
     }
 
-    /// A kubelet joins with its node; it posts Ready after `ready_after` seconds (0: already).
     /// How many nodes have registered so far (the next one is number `registered() + 1`).
     pub(crate) fn registered(&self) -> u32 {
         self.next_index
     }
 
+    /// A kubelet joins with its node; it posts Ready after `ready_after` seconds (0: already).
     pub(crate) fn register(&mut self, node: &str, ready_after: f64, s: &mut Sched) {
         self.next_index += 1;
         let k = KNode {

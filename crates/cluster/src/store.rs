@@ -573,18 +573,11 @@ impl Store {
     }
 
     fn new_uid(&mut self) -> String {
-        let a = self.rng.next_u32();
-        let b = self.rng.next_u32();
-        let c = self.rng.next_u32();
-        let d = self.rng.next_u32();
-        format!(
-            "{a:08x}-{:04x}-4{:03x}-{:04x}-{:04x}{d:08x}",
-            b >> 16,
-            b & 0xfff,
-            // RFC 4122's variant: the top two bits 10 (so 8, 9, a or b), as random v4 uids have.
-            ((c >> 16) & 0x3fff) | 0x8000,
-            c & 0xffff
-        )
+        let mut bits = 0u128;
+        for _ in 0..4 {
+            bits = (bits << 32) | u128::from(self.rng.next_u32());
+        }
+        crate::rng::uuid_v4(bits)
     }
 
     fn suffix(&mut self) -> String {
