@@ -642,11 +642,16 @@ fn write_events(w: &mut TabWriter, events: &[&Event], now: Timestamp) {
             .filter(|c| !c.is_empty())
             .or_else(|| e.reporting_component.clone())
             .unwrap_or_default();
+        // Events about one container of a pod (the kubelet's) name it first.
+        let message = e.message.as_deref().unwrap_or("").trim();
+        let message = match e.involved_object.field_path.as_deref() {
+            Some(path) if !path.is_empty() => format!("{path}: {message}"),
+            _ => message.to_string(),
+        };
         w.write(&format!(
-            "{L1}{}\t{}\t{interval}\t{source}\t{}\n",
+            "{L1}{}\t{}\t{interval}\t{source}\t{message}\n",
             e.type_.as_deref().unwrap_or(""),
             e.reason.as_deref().unwrap_or(""),
-            e.message.as_deref().unwrap_or("").trim()
         ));
     }
 }
