@@ -7,7 +7,7 @@
 //! Knows nothing of kubectl output or the UI.
 
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
-use k8s_openapi::api::core::v1::{Event, Node, NodeAddress, NodeStatus, NodeSystemInfo, Pod};
+use k8s_openapi::api::core::v1::{Node, NodeAddress, NodeStatus, NodeSystemInfo, Pod};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::jiff::Timestamp;
 use std::collections::BTreeMap;
@@ -779,7 +779,7 @@ impl Cluster {
     }
 
     /// Events in the order first recorded (repeats bump `count`).
-    pub fn events(&self) -> &[Arc<Event>] {
+    pub fn events(&self) -> &crate::store::EventLog {
         self.store.events()
     }
 

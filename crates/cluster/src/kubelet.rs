@@ -6,11 +6,18 @@
 //! SIGTERM) before removing them from the API. A stopped kubelet does nothing: its pods and its
 //! node status freeze, and its Lease stops being renewed.
 //!
+//! It records the events a kubelet records for each container, with the container's field path:
+//! `Pulled` (every image is already on every node), `Created` and `Started` when the
+//! containers start, init containers first, and `Killing` when a running pod is deleted. An
+//! image whose `imagePullPolicy` is `Always` would be pulled again, with `Pulling` and a
+//! `Pulled` that gives the pull's time and the image's size: registries are not simulated, so
+//! such a container gets no image event rather than an invented one.
+//!
 //! Owns per-pod work in flight and per-node kubelet state; knows nothing of controllers.
 
 use k8s_openapi::api::core::v1::{
-    ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStatus, HostIP, Node,
-    NodeCondition, Pod, PodCondition, PodIP, Probe,
+    Container, ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStatus,
+    HostIP, Node, NodeCondition, ObjectReference, Pod, PodCondition, PodIP, Probe,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
@@ -20,7 +27,7 @@ use controller::pod_util::{is_pod_ready, node_name, phase};
 
 use crate::engine::{Ev, PodKey, Sched};
 use crate::scheduler::{pod_key, set_condition};
-use crate::store::{Obj, Store, WatchEvent, WatchKind};
+use crate::store::{reference, Obj, Store, WatchEvent, WatchKind};
 
 #[derive(Debug, Clone)]
 struct KNode {
@@ -265,7 +272,18 @@ impl Kubelet {
                 .deletion_grace_period_seconds
                 .unwrap_or(30)
                 .max(0) as f64;
-            let exit = if phase(&pod) == "Running" {
+            let running = phase(&pod) == "Running";
+            if running {
+                for (field, c) in containers(&pod).filter(|(f, _)| *f == "containers") {
+                    store.record_kubelet_event(
+                        container_ref(&pod, field, c),
+                        "Killing",
+                        format!("Stopping container {}", c.name),
+                        &node,
+                    );
+                }
+            }
+            let exit = if running {
                 if s.timing.sigterm_honoured {
                     s.timing.sigterm_exit.min(grace)
                 } else {
@@ -362,9 +380,27 @@ impl Kubelet {
             }
             (None, _) => String::new(),
         };
+        for (field, c) in containers(&pod) {
+            let r = container_ref(&pod, field, c);
+            if c.image_pull_policy.as_deref() != Some("Always") {
+                let image = apiserver::gofmt::quote(c.image.as_deref().unwrap_or_default());
+                store.record_kubelet_event(
+                    r.clone(),
+                    "Pulled",
+                    format!(
+                        "Container image {image} already present on machine and can be \
+                         accessed by the pod"
+                    ),
+                    &node,
+                );
+            }
+            store.record_kubelet_event(r.clone(), "Created", "Container created".into(), &node);
+            store.record_kubelet_event(r, "Started", "Container started".into(), &node);
+        }
         let probe = readiness_probe(&pod).cloned();
         let ready = probe.is_none();
         let unready = unready_names(&pod);
+        let init = completed_init_statuses(&pod, now);
         store.mutate_pod(key, |p| {
             let statuses = new_container_statuses(p, Some(now));
             let st = p.status.get_or_insert_with(Default::default);
@@ -375,6 +411,9 @@ impl Kubelet {
             st.host_ip = host_ip.clone();
             st.host_ips = host_ip.clone().map(|ip| vec![HostIP { ip }]);
             st.container_statuses = Some(statuses);
+            if !init.is_empty() {
+                st.init_container_statuses = Some(init.clone());
+            }
             for type_ in ["PodReadyToStartContainers", "Initialized"] {
                 set_condition(
                     p,
@@ -533,6 +572,27 @@ impl Kubelet {
     }
 }
 
+/// The pod's init containers, then its containers, each with the field of the spec that holds
+/// it: the order in which the kubelet starts them.
+fn containers(pod: &Pod) -> impl Iterator<Item = (&'static str, &Container)> {
+    let spec = pod.spec.as_ref();
+    let init = spec
+        .into_iter()
+        .flat_map(|s| s.init_containers.iter().flatten());
+    let main = spec.into_iter().flat_map(|s| s.containers.iter());
+    init.map(|c| ("initContainers", c))
+        .chain(main.map(|c| ("containers", c)))
+}
+
+/// The reference a kubelet's event gives for one container: the pod, with the field path
+/// `spec.containers{name}` (or `spec.initContainers{name}`).
+fn container_ref(pod: &Pod, field: &str, c: &Container) -> ObjectReference {
+    ObjectReference {
+        field_path: Some(format!("spec.{field}{{{}}}", c.name)),
+        ..reference("Pod", "v1", &pod.metadata)
+    }
+}
+
 /// `containerd://` and 64 hex digits, as containerd names a container: they follow from the
 /// pod's uid and the container's place, so a replay gives the same and no random number is drawn.
 fn container_id(pod_uid: &str, index: usize) -> String {
@@ -563,6 +623,43 @@ fn new_container_statuses(p: &Pod, started: Option<Timestamp>) -> Vec<ContainerS
                 state: started.map(|t| ContainerState {
                     running: Some(ContainerStateRunning {
                         started_at: Some(Time(t)),
+                    }),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }
+        })
+        .collect()
+}
+
+/// The init containers' statuses once they have all run: each exited 0 (`Completed`) and is
+/// ready, as the kubelet reports a finished init container. They run in the same instant as
+/// the containers start: the simulated start time covers them all.
+fn completed_init_statuses(p: &Pod, now: Timestamp) -> Vec<ContainerStatus> {
+    let uid = p.metadata.uid.as_deref().unwrap_or_default();
+    p.spec
+        .iter()
+        .flat_map(|s| s.init_containers.iter().flatten())
+        .enumerate()
+        .map(|(i, c)| {
+            let image = c.image.clone().unwrap_or_default();
+            let id = container_id(&format!("{uid}/init"), i);
+            ContainerStatus {
+                name: c.name.clone(),
+                image_id: format!("docker.io/library/{image}"),
+                image,
+                container_id: Some(id.clone()),
+                ready: true,
+                started: Some(false),
+                restart_count: 0,
+                state: Some(ContainerState {
+                    terminated: Some(ContainerStateTerminated {
+                        exit_code: 0,
+                        reason: Some("Completed".into()),
+                        started_at: Some(Time(now)),
+                        finished_at: Some(Time(now)),
+                        container_id: Some(id),
+                        ..Default::default()
                     }),
                     ..Default::default()
                 }),

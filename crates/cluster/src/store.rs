@@ -311,8 +311,111 @@ impl Kind for ControllerRevision {
     }
 }
 
-/// Key of an Event for aggregation (`EventCorrelator`): same object, type, reason, message.
-type EventKey = (String, String, String, String, String, String);
+/// The fields client-go's `EventCorrelator` aggregates events by: the same source, involved
+/// object (down to its field path and uid), type, reason and message.
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct EventKey<'a> {
+    component: &'a str,
+    host: &'a str,
+    kind: &'a str,
+    namespace: &'a str,
+    name: &'a str,
+    field_path: &'a str,
+    uid: &'a str,
+    api_version: &'a str,
+    type_: &'a str,
+    reason: &'a str,
+    message: &'a str,
+}
+
+impl<'a> EventKey<'a> {
+    /// A recorded event's key.
+    fn of(e: &'a Event) -> Self {
+        let text = |s: &'a Option<String>| s.as_deref().unwrap_or_default();
+        let io = &e.involved_object;
+        let source = e.source.as_ref();
+        EventKey {
+            component: source.map_or("", |s| text(&s.component)),
+            host: source.map_or("", |s| text(&s.host)),
+            kind: text(&io.kind),
+            namespace: text(&e.metadata.namespace),
+            name: text(&io.name),
+            field_path: text(&io.field_path),
+            uid: text(&io.uid),
+            api_version: text(&io.api_version),
+            type_: text(&e.type_),
+            reason: text(&e.reason),
+            message: text(&e.message),
+        }
+    }
+
+    fn hash64(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// The recorded events, oldest first, in chunks that clones of the store share: a timeline
+/// checkpoint copies a pointer per chunk rather than one per event (a 5,000-node cluster
+/// records four events per pod), and a write copies only its own chunk.
+#[derive(Debug, Clone, Default)]
+pub struct EventLog {
+    chunks: Vec<Arc<Vec<Arc<Event>>>>,
+    len: usize,
+}
+
+impl EventLog {
+    const CHUNK: usize = 512;
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Arc<Event>> + '_ {
+        self.chunks.iter().flat_map(|c| c.iter())
+    }
+
+    pub fn get(&self, i: usize) -> Option<&Arc<Event>> {
+        self.chunks.get(i / Self::CHUNK)?.get(i % Self::CHUNK)
+    }
+
+    /// The events as one list.
+    pub fn to_vec(&self) -> Vec<Arc<Event>> {
+        self.iter().cloned().collect()
+    }
+
+    fn get_mut(&mut self, i: usize) -> Option<&mut Arc<Event>> {
+        let chunk = self.chunks.get_mut(i / Self::CHUNK)?;
+        Arc::make_mut(chunk).get_mut(i % Self::CHUNK)
+    }
+
+    fn push(&mut self, e: Arc<Event>) {
+        match self.chunks.last_mut() {
+            Some(last) if last.len() < Self::CHUNK => Arc::make_mut(last).push(e),
+            _ => {
+                let mut chunk = Vec::with_capacity(Self::CHUNK);
+                chunk.push(e);
+                self.chunks.push(Arc::new(chunk));
+            }
+        }
+        self.len += 1;
+    }
+}
+
+/// Where an event's uid comes from: the stream that also names pods (the events recorded
+/// before the kubelets recorded theirs), or a stream of the kubelets' own, so that adding their
+/// events left pod names as they were.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UidStream {
+    Names,
+    Kubelet,
+}
 
 /// The virtual API server's storage.
 #[derive(Debug, Clone)]
@@ -320,8 +423,10 @@ pub struct Store {
     pub(crate) objects: Objects,
     /// node name → pods bound to it (spec.nodeName), for the node-local actors.
     pods_by_node: BTreeMap<String, BTreeSet<NsName>>,
-    events: Vec<Arc<Event>>,
-    event_index: BTreeMap<EventKey, usize>,
+    events: EventLog,
+    /// (hash of its [`EventKey`], index in `events`) for every event: cheap to clone with
+    /// each checkpoint, unlike the keys' strings; a lookup compares the candidates' keys.
+    event_index: BTreeSet<(u64, usize)>,
     /// The nanosecond in the newest event's name (see `record_event`).
     last_event_nanos: i128,
     resource_version: u64,
@@ -329,10 +434,21 @@ pub struct Store {
     /// The token volumes' name suffixes, from a stream of their own: pod names (from `rng`)
     /// stay what they were before pods were admitted.
     token_rng: Rng,
+    /// The uids of the kubelets' events, likewise.
+    kubelet_event_rng: Rng,
     pub(crate) now: Timestamp,
     start: Timestamp,
     pub(crate) outbox: Vec<WatchEvent>,
     pub(crate) trace: Vec<TraceEntry>,
+}
+
+/// A random (version 4) UUID from four draws of `rng`.
+fn uid_from(rng: &mut Rng) -> String {
+    let mut bits = 0u128;
+    for _ in 0..4 {
+        bits = (bits << 32) | u128::from(rng.next_u32());
+    }
+    crate::rng::uuid_v4(bits)
 }
 
 /// Five characters of the upstream name alphabet (`utilrand.String(5)`).
@@ -418,12 +534,13 @@ impl Store {
         Store {
             objects: Objects::default(),
             pods_by_node: BTreeMap::new(),
-            events: Vec::new(),
-            event_index: BTreeMap::new(),
+            events: EventLog::default(),
+            event_index: BTreeSet::new(),
             last_event_nanos: i128::MIN,
             resource_version: 0,
             rng: Rng::new(seed, 0x5eed_0001),
             token_rng: Rng::new(seed, 0x5eed_70c3),
+            kubelet_event_rng: Rng::new(seed, 0x5eed_e7e7),
             now: start,
             start,
             outbox: Vec::new(),
@@ -437,7 +554,7 @@ impl Store {
         &self.objects
     }
 
-    pub fn events(&self) -> &[Arc<Event>] {
+    pub fn events(&self) -> &EventLog {
         &self.events
     }
 
@@ -573,11 +690,7 @@ impl Store {
     }
 
     fn new_uid(&mut self) -> String {
-        let mut bits = 0u128;
-        for _ in 0..4 {
-            bits = (bits << 32) | u128::from(self.rng.next_u32());
-        }
-        crate::rng::uuid_v4(bits)
+        uid_from(&mut self.rng)
     }
 
     fn suffix(&mut self) -> String {
@@ -992,9 +1105,9 @@ impl Store {
 
     // ----- Events -----
 
-    /// Records a core/v1 Event; a repeat of the same (object, type, reason, message) bumps
-    /// `count` and `lastTimestamp` instead of creating a new one, as client-go's correlator
-    /// does.
+    /// Records a core/v1 Event; a repeat of the same (source, object, type, reason, message)
+    /// bumps `count` and `lastTimestamp` instead of creating a new one, as client-go's
+    /// correlator does.
     pub(crate) fn record_event(
         &mut self,
         involved: ObjectReference,
@@ -1003,54 +1116,118 @@ impl Store {
         message: String,
         component: &str,
     ) {
+        self.emit(
+            involved,
+            type_,
+            reason,
+            message,
+            component,
+            None,
+            UidStream::Names,
+        );
+    }
+
+    /// A kubelet's Normal event about a pod's container (`involved` has its `fieldPath`):
+    /// source `kubelet` on `node`, as `kubectl get events -o wide` shows it.
+    pub(crate) fn record_kubelet_event(
+        &mut self,
+        involved: ObjectReference,
+        reason: &str,
+        message: String,
+        node: &str,
+    ) {
+        self.emit(
+            involved,
+            "Normal",
+            reason,
+            message,
+            "kubelet",
+            Some(node),
+            UidStream::Kubelet,
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn emit(
+        &mut self,
+        involved: ObjectReference,
+        type_: &str,
+        reason: &str,
+        message: String,
+        component: &str,
+        host: Option<&str>,
+        stream: UidStream,
+    ) {
         let ns = involved
             .namespace
             .clone()
             .unwrap_or_else(|| DEFAULT_NAMESPACE.to_string());
-        let key: EventKey = (
-            ns.clone(),
-            involved.kind.clone().unwrap_or_default(),
-            involved.name.clone().unwrap_or_default(),
-            type_.to_string(),
-            reason.to_string(),
-            message.clone(),
-        );
+        let text = |s: &Option<String>| s.clone().unwrap_or_default();
+        let name = text(&involved.name);
         self.record(vec![TraceKind::Event {
             type_: type_.to_string(),
             reason: reason.to_string(),
             message: message.clone(),
             involved_object: trace::InvolvedObject {
-                kind: key.1.clone(),
-                namespace: involved.namespace.clone().unwrap_or_default(),
-                name: key.2.clone(),
+                kind: text(&involved.kind),
+                namespace: text(&involved.namespace),
+                name: name.clone(),
             },
         }]);
         self.resource_version += 1;
         let rv = self.resource_version.to_string();
         let now = Time(self.now);
-        if let Some(&i) = self.event_index.get(&key) {
-            if let Some(slot) = self.events.get_mut(i) {
-                let mut e = (**slot).clone();
-                e.count = Some(e.count.unwrap_or(1).saturating_add(1));
-                e.last_timestamp = Some(now);
-                e.metadata.resource_version = Some(rv);
-                *slot = Arc::new(e);
-                return;
-            }
+        fn borrowed(s: &Option<String>) -> &str {
+            s.as_deref().unwrap_or_default()
+        }
+        let key = EventKey {
+            component,
+            host: host.unwrap_or_default(),
+            kind: borrowed(&involved.kind),
+            namespace: &ns,
+            name: &name,
+            field_path: borrowed(&involved.field_path),
+            uid: borrowed(&involved.uid),
+            api_version: borrowed(&involved.api_version),
+            type_,
+            reason,
+            message: &message,
+        };
+        let hash = key.hash64();
+        let same = self
+            .event_index
+            .range((hash, 0)..=(hash, usize::MAX))
+            .map(|&(_, i)| i)
+            .find(|&i| self.events.get(i).is_some_and(|e| EventKey::of(e) == key));
+        if let Some(slot) = same.and_then(|i| self.events.get_mut(i)) {
+            let mut e = (**slot).clone();
+            e.count = Some(e.count.unwrap_or(1).saturating_add(1));
+            e.last_timestamp = Some(now);
+            e.metadata.resource_version = Some(rv);
+            *slot = Arc::new(e);
+            return;
         }
         // client-go's recorder names an event `<object>.<UnixNano in hex>`, so that `kubectl
         // get events` (sorted by name, as etcd lists) shows an object's events oldest first.
         // Virtual time gives many events the same instant: each takes the next nanosecond.
         let nanos = self.now.as_nanosecond().max(self.last_event_nanos + 1);
         self.last_event_nanos = nanos;
-        // Event names once came from the generator that also names pods: the two draws stay,
-        // so that pod names stay what they were for scenario files and share links.
-        let _ = (self.rng.next_u32(), self.rng.next_u32());
+        let uid = match stream {
+            UidStream::Names => {
+                let uid = self.new_uid();
+                // Event names once came from the generator that also names pods: the two
+                // draws stay, so that pod names stay what they were for scenario files and
+                // share links.
+                let _ = (self.rng.next_u32(), self.rng.next_u32());
+                uid
+            }
+            UidStream::Kubelet => uid_from(&mut self.kubelet_event_rng),
+        };
         let e = Event {
             metadata: ObjectMeta {
-                name: Some(format!("{}.{nanos:x}", key.2)),
+                name: Some(format!("{name}.{nanos:x}")),
                 namespace: Some(ns),
-                uid: Some(self.new_uid()),
+                uid: Some(uid),
                 resource_version: Some(rv),
                 creation_timestamp: Some(now.clone()),
                 ..Default::default()
@@ -1061,15 +1238,16 @@ impl Store {
             type_: Some(type_.to_string()),
             source: Some(k8s_openapi::api::core::v1::EventSource {
                 component: Some(component.to_string()),
-                host: None,
+                host: host.map(str::to_string),
             }),
             reporting_component: Some(component.to_string()),
+            reporting_instance: host.map(str::to_string),
             first_timestamp: Some(now.clone()),
             last_timestamp: Some(now),
             count: Some(1),
             ..Default::default()
         };
-        self.event_index.insert(key, self.events.len());
+        self.event_index.insert((hash, self.events.len()));
         self.events.push(Arc::new(e));
     }
 }

@@ -836,6 +836,133 @@ fn a_pod_failed_before_its_containers_start_reports_them_terminated() {
     assert!(t.finished_at.is_some());
 }
 
+/// (reason, fieldPath, message) of the kubelet's events about one pod, oldest first.
+fn kubelet_events(c: &Cluster, pod: &str) -> Vec<(String, String, String)> {
+    let mut v: Vec<_> = c
+        .events()
+        .iter()
+        .filter(|e| e.involved_object.name.as_deref() == Some(pod))
+        .filter(|e| e.source.as_ref().and_then(|s| s.component.as_deref()) == Some("kubelet"))
+        .map(|e| {
+            let node = e.source.as_ref().and_then(|s| s.host.clone());
+            assert_eq!(e.reporting_instance, node, "reported by the node's kubelet");
+            assert!(node.is_some_and(|n| !n.is_empty()));
+            assert_eq!(e.count, Some(1), "{e:?}");
+            (
+                e.metadata.name.clone().unwrap_or_default(),
+                (
+                    e.reason.clone().unwrap_or_default(),
+                    e.involved_object.field_path.clone().unwrap_or_default(),
+                    e.message.clone().unwrap_or_default(),
+                ),
+            )
+        })
+        .collect();
+    v.sort();
+    v.into_iter().map(|(_, e)| e).collect()
+}
+
+#[test]
+fn kubelets_record_container_events_with_field_paths_init_containers_first() {
+    let ds = Busybox {
+        extra_spec: "      initContainers:\n      - name: setup\n        image: busybox:1.36\n      - name: fetch\n        image: alpine:3.20\n        imagePullPolicy: Always\n",
+        ..Busybox::new("evs")
+    };
+    let mut c = kind_cluster(21);
+    start_ds(&mut c, &ds);
+    let pod = live_pod_on(&c, "worker2").unwrap();
+    let name = pod.metadata.name.clone().unwrap();
+    let row = |r: &str, f: &str, m: &str| (r.to_string(), f.to_string(), m.to_string());
+    let present = |image: &str| {
+        format!(
+            "Container image \"{image}\" already present on machine and can be accessed by the pod"
+        )
+    };
+    let started = vec![
+        row(
+            "Pulled",
+            "spec.initContainers{setup}",
+            &present("busybox:1.36"),
+        ),
+        row("Created", "spec.initContainers{setup}", "Container created"),
+        row("Started", "spec.initContainers{setup}", "Container started"),
+        // Pulled again (Always): no pull is simulated, so no image event.
+        row("Created", "spec.initContainers{fetch}", "Container created"),
+        row("Started", "spec.initContainers{fetch}", "Container started"),
+        row("Pulled", "spec.containers{app}", &present("busybox:1.36")),
+        row("Created", "spec.containers{app}", "Container created"),
+        row("Started", "spec.containers{app}", "Container started"),
+    ];
+    assert_eq!(kubelet_events(&c, &name), started);
+    // The finished init containers are reported as such.
+    let init = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.init_container_statuses.clone())
+        .unwrap_or_default();
+    let done: Vec<_> = init
+        .iter()
+        .map(|s| {
+            let t = s.state.as_ref().and_then(|s| s.terminated.as_ref());
+            (
+                s.name.as_str(),
+                s.ready,
+                t.map(|t| (t.exit_code, t.reason.clone())),
+            )
+        })
+        .collect();
+    let completed = Some((0, Some("Completed".to_string())));
+    assert_eq!(
+        done,
+        [
+            ("setup", true, completed.clone()),
+            ("fetch", true, completed)
+        ]
+    );
+    // Deleting the running pod: the kubelet stops its container, and only that one.
+    c.delete_pod("default", &name).unwrap();
+    c.advance(secs(1.0));
+    let mut stopped = started;
+    stopped.push(row(
+        "Killing",
+        "spec.containers{app}",
+        "Stopping container app",
+    ));
+    assert_eq!(kubelet_events(&c, &name), stopped);
+}
+
+#[test]
+fn kubelet_events_leave_pod_names_as_they_were() {
+    // Pod names come from the stream that named them before the kubelets recorded events:
+    // these are the names this seed gave then.
+    // Two pods are replaced after the kubelets have recorded the first pods' events.
+    let mut c = kind_cluster(5);
+    start_ds(&mut c, &Busybox::new("stable"));
+    for w in ["worker", "worker3"] {
+        let victim = live_pod_on(&c, w)
+            .and_then(|p| p.metadata.name.clone())
+            .unwrap();
+        c.delete_pod("default", &victim).unwrap();
+        assert!(c.run_until(|c| c.pod("default", &victim).is_none(), secs(60.0)));
+        assert!(c.settle(secs(60.0)));
+    }
+    let mut names: Vec<String> = c
+        .pods()
+        .iter()
+        .filter_map(|p| p.metadata.name.clone())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "stable-cpttc",
+            "stable-sz8vg",
+            "stable-vt42g",
+            "stable-xwclw"
+        ]
+    );
+}
+
 #[test]
 fn uids_are_random_rfc_4122_version_4_uuids() {
     let mut c = kind_cluster(5);
