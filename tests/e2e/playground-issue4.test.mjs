@@ -224,7 +224,8 @@ async function showMoment(page, t) {
 
 test('the events panel fits a laptop-wide panel and draws a screenful of a long list', async () => {
   const { page, problems } = await open('cluster-500-nodes');
-  // 500 pods: a Scheduled and a SuccessfulCreate event each, far more than a panel draws.
+  // 500 pods: SuccessfulCreate, Scheduled and the kubelet's Pulled/Created/Started each, far
+  // more than a panel draws.
   await playUntil(page, 64, async () => (await cell(page, 'agent', 'ready')) === '500');
   await page.getByRole('tab', { name: 'Events' }).click();
   const more = page.locator('section.events tr.more');
