@@ -27,33 +27,53 @@ const SYSTEM_PRIORITY_CLASSES: [(&str, i32); 2] = [
 ];
 
 /// Runs the `Priority` and `ServiceAccount` admission plugins on a pod being created.
-/// `suffix` gives five random characters for a new token volume's name.
-pub fn admit_pod(pod: &mut Pod, suffix: impl FnOnce() -> String) {
+/// `suffix` gives five random characters for a new token volume's name. A refusal is the
+/// plugin's reason, as the API server words it after `pods "agent-" is forbidden: `; the pod is
+/// then left as it was.
+pub fn admit_pod(pod: &mut Pod, suffix: impl FnOnce() -> String) -> Result<(), String> {
     let Some(spec) = pod.spec.as_mut() else {
-        return;
+        return Ok(());
     };
-    admit_priority(spec);
+    admit_priority(spec)?;
     admit_service_account(spec, suffix);
+    Ok(())
 }
 
-/// `Priority`: no class and no cluster default class gives priority 0; a system class gives
-/// its value. Both preempt lower priorities. A class this playground does not know (a
-/// user-made PriorityClass) is left as written: the playground has no PriorityClass objects.
-fn admit_priority(spec: &mut PodSpec) {
+/// `Priority`: no class (and no cluster default class) gives priority 0, a system class its
+/// value, both with `PreemptLowerPriority`. The playground has no PriorityClass objects, so any
+/// other class is refused as on a cluster that lacks it; so is a `priority` or a
+/// `preemptionPolicy` written in the pod that differs from the class's.
+fn admit_priority(spec: &mut PodSpec) -> Result<(), String> {
     let class = spec.priority_class_name.as_deref().unwrap_or_default();
     let value = if class.is_empty() {
-        Some(0)
+        0
     } else {
         SYSTEM_PRIORITY_CLASSES
             .iter()
             .find(|(name, _)| *name == class)
             .map(|(_, v)| *v)
+            .ok_or_else(|| format!("no PriorityClass with name {class} was found"))?
     };
-    if let Some(v) = value {
-        spec.priority.get_or_insert(v);
-        spec.preemption_policy
-            .get_or_insert_with(|| PREEMPT_LOWER_PRIORITY.to_string());
+    if let Some(given) = spec.priority.filter(|p| *p != value) {
+        return Err(format!(
+            "the integer value of priority ({given}) must not be provided in pod spec; \
+             priority admission controller computed {value} from the given PriorityClass name"
+        ));
     }
+    if let Some(given) = spec
+        .preemption_policy
+        .as_deref()
+        .filter(|p| *p != PREEMPT_LOWER_PRIORITY)
+    {
+        return Err(format!(
+            "the string value of PreemptionPolicy ({given}) must not be provided in pod spec; \
+             priority admission controller computed {PREEMPT_LOWER_PRIORITY} from the given \
+             PriorityClass name"
+        ));
+    }
+    spec.priority = Some(value);
+    spec.preemption_policy = Some(PREEMPT_LOWER_PRIORITY.to_string());
+    Ok(())
 }
 
 /// `ServiceAccount`: the `default` account unless one is named (and `serviceAccount`, the
@@ -175,7 +195,7 @@ mod tests {
     }
 
     fn admitted(mut p: Pod) -> PodSpec {
-        admit_pod(&mut p, || "x7k2p".into());
+        assert_eq!(admit_pod(&mut p, || "x7k2p".into()), Ok(()));
         p.spec.expect("spec")
     }
 
@@ -229,7 +249,7 @@ mod tests {
         assert_eq!(s.priority, Some(2_000_001_000));
         assert_eq!(s.service_account.as_deref(), Some("fluentd"));
         assert!(s.volumes.is_none() && s.containers[0].volume_mounts.is_none());
-        // An unknown class stays as written; a container with its own mount there keeps it.
+        // A container with its own mount there keeps it.
         let mut own = container("own");
         own.volume_mounts = Some(vec![VolumeMount {
             name: "mine".into(),
@@ -237,11 +257,15 @@ mod tests {
             ..Default::default()
         }]);
         let s = admitted(pod(PodSpec {
-            priority_class_name: Some("team-high".into()),
+            priority: Some(0),
             containers: vec![own.clone()],
             ..Default::default()
         }));
-        assert_eq!((s.priority, s.preemption_policy), (None, None));
+        assert_eq!(
+            s.priority,
+            Some(0),
+            "the priority the plugin computes may be given"
+        );
         assert!(s.volumes.is_none(), "nothing needs the token volume");
         assert_eq!(s.containers[0].volume_mounts, own.volume_mounts);
         // Admitting twice (an updated pod is not re-admitted, but a copy might be) adds nothing.
@@ -249,9 +273,56 @@ mod tests {
             containers: vec![container("app")],
             ..Default::default()
         });
-        admit_pod(&mut p, || "aaaaa".into());
+        assert_eq!(admit_pod(&mut p, || "aaaaa".into()), Ok(()));
         let once = p.clone();
-        admit_pod(&mut p, || "bbbbb".into());
+        assert_eq!(admit_pod(&mut p, || "bbbbb".into()), Ok(()));
         assert_eq!(p, once);
+    }
+
+    #[test]
+    fn the_priority_plugin_refuses_unknown_classes_and_other_values() {
+        let refused = |spec: PodSpec| {
+            let mut p = pod(PodSpec {
+                containers: vec![container("app")],
+                ..spec
+            });
+            let before = p.clone();
+            let e = admit_pod(&mut p, || unreachable!("no token for a refused pod"));
+            assert_eq!(p, before, "a refused pod is left as it was");
+            e.expect_err("refused")
+        };
+        assert_eq!(
+            refused(PodSpec {
+                priority_class_name: Some("team-high".into()),
+                ..Default::default()
+            }),
+            "no PriorityClass with name team-high was found"
+        );
+        assert_eq!(
+            refused(PodSpec {
+                priority: Some(5),
+                ..Default::default()
+            }),
+            "the integer value of priority (5) must not be provided in pod spec; priority \
+             admission controller computed 0 from the given PriorityClass name"
+        );
+        assert_eq!(
+            refused(PodSpec {
+                priority_class_name: Some("system-node-critical".into()),
+                priority: Some(0),
+                ..Default::default()
+            }),
+            "the integer value of priority (0) must not be provided in pod spec; priority \
+             admission controller computed 2000001000 from the given PriorityClass name"
+        );
+        assert_eq!(
+            refused(PodSpec {
+                preemption_policy: Some("Never".into()),
+                ..Default::default()
+            }),
+            "the string value of PreemptionPolicy (Never) must not be provided in pod spec; \
+             priority admission controller computed PreemptLowerPriority from the given \
+             PriorityClass name"
+        );
     }
 }

@@ -12,6 +12,9 @@ pub enum ApiError {
     /// Validation failed: `The DaemonSet "x" is invalid: …` (with hints in the value).
     #[error("{0}")]
     Invalid(#[from] apiserver::Invalid),
+    /// Refused by an admission plugin: `pods "agent-" is forbidden: …`.
+    #[error("Error from server (Forbidden): {0}")]
+    Forbidden(String),
     /// A request the API server rejects before validation (e.g. no name).
     #[error("error: {0}")]
     BadRequest(String),
@@ -55,6 +58,8 @@ impl From<ApiError> for controller::ApiError {
                 kind: resource,
                 name,
             },
+            // The API's own message, as the controller's `Error creating: …` event quotes it.
+            ApiError::Forbidden(message) => controller::ApiError::Other(message),
             other => controller::ApiError::Other(other.to_string()),
         }
     }

@@ -866,19 +866,31 @@ impl Store {
         pod.metadata.namespace = Some(ns.to_string());
         normalize_namespace(&mut pod.metadata);
         clear_server_fields(&mut pod.metadata);
+        // Defaults, then mutating admission, before the name is generated (as the API server
+        // orders them): a refusal names the pod by its generateName.
+        apiserver::defaults::set_defaults_pod(&mut pod);
+        let tokens = &mut self.token_rng;
+        if let Err(reason) = apiserver::admission::admit_pod(&mut pod, || random_suffix(tokens)) {
+            let m = &pod.metadata;
+            let shown = [&m.name, &m.generate_name]
+                .into_iter()
+                .flatten()
+                .find(|n| !n.is_empty())
+                .map_or("Unknown", String::as_str);
+            return Err(ApiError::Forbidden(format!(
+                "{PODS} \"{shown}\" is forbidden: {reason}"
+            )));
+        }
         let name = self.name_for_create(&pod.metadata, PODS, |o| &o.pods)?;
         let ns = pod.metadata.namespace.clone().unwrap_or_default();
         if self.pod(&ns, &name).is_some() {
             return Err(ApiError::already_exists(PODS, &name));
         }
-        apiserver::defaults::set_defaults_pod(&mut pod);
         if pod.spec.as_ref().is_none_or(|s| s.containers.is_empty()) {
             return Err(ApiError::BadRequest(format!(
                 "Pod \"{name}\" is invalid: spec.containers: Required value"
             )));
         }
-        let tokens = &mut self.token_rng;
-        apiserver::admission::admit_pod(&mut pod, || random_suffix(tokens));
         let qos = qos_class(&pod).to_string();
         pod.status = Some(PodStatus {
             phase: Some("Pending".to_string()),

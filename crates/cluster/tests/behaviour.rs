@@ -964,6 +964,47 @@ fn kubelet_events_leave_pod_names_as_they_were() {
 }
 
 #[test]
+fn a_template_naming_a_missing_priority_class_gets_no_pods_and_failed_create_events() {
+    let ds = Busybox {
+        extra_spec: "      priorityClassName: team-high\n",
+        ..Busybox::new("prio")
+    };
+    let mut c = kind_cluster(22);
+    c.apply(ds.daemon_set())
+        .expect("the DaemonSet itself is admitted");
+    c.advance(secs(10.0));
+    assert!(c.pods().is_empty());
+    let desired = c
+        .daemon_set("default", "prio")
+        .and_then(|d| d.status.clone())
+        .map(|s| (s.desired_number_scheduled, s.current_number_scheduled));
+    assert_eq!(desired, Some((4, 0)), "4 nodes want a pod; none has one");
+    let failed: Vec<_> = c
+        .events()
+        .iter()
+        .filter(|e| e.reason.as_deref() == Some("FailedCreate"))
+        .collect();
+    assert_eq!(failed.len(), 1, "repeats are counted on one event");
+    assert!(failed[0].count.unwrap_or(0) > 1);
+    assert_eq!(
+        failed[0].message.as_deref(),
+        Some("Error creating: pods \"prio-\" is forbidden: no PriorityClass with name team-high was found")
+    );
+    // A system class is known.
+    let ds = Busybox {
+        extra_spec: "      priorityClassName: system-node-critical\n",
+        ..Busybox::new("crit")
+    };
+    let mut c = kind_cluster(22);
+    start_ds(&mut c, &ds);
+    assert!(c
+        .pods()
+        .iter()
+        .filter_map(|p| p.spec.as_ref())
+        .all(|s| s.priority == Some(2_000_001_000)));
+}
+
+#[test]
 fn uids_are_random_rfc_4122_version_4_uuids() {
     let mut c = kind_cluster(5);
     start_ds(&mut c, &Busybox::new("uids"));

@@ -24,6 +24,7 @@ fn api_error(e: cluster::ApiError) -> ApiError {
         cluster::ApiError::Invalid(i) => ApiError::Invalid(i),
         other @ cluster::ApiError::Conflict { .. } => ApiError::Other(other.to_string()),
         cluster::ApiError::BadRequest(m) => ApiError::Other(format!("error: {m}")),
+        cluster::ApiError::Forbidden(m) => ApiError::Forbidden(m),
     }
 }
 
