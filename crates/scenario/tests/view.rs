@@ -288,3 +288,59 @@ fn an_old_pod_on_a_deleted_node_does_not_keep_the_rollout_going() {
         "the rollout ended while worker4's pod waited for pod GC"
     );
 }
+
+#[test]
+fn a_node_whose_pod_the_api_server_refuses_says_why_it_has_none() {
+    let text = r#"scenario: refused
+nodes:
+  - name: worker
+files:
+  ds.yaml: |
+    apiVersion: apps/v1
+    kind: DaemonSet
+    metadata: {name: agent}
+    spec:
+      selector: {matchLabels: {app: agent}}
+      template:
+        metadata: {labels: {app: agent}}
+        spec:
+          priorityClassName: team-high
+          containers:
+          - {name: agent, image: busybox:1.36}
+  fixed.yaml: |
+    apiVersion: apps/v1
+    kind: DaemonSet
+    metadata: {name: agent}
+    spec:
+      selector: {matchLabels: {app: agent}}
+      template:
+        metadata: {labels: {app: agent}}
+        spec:
+          containers:
+          - {name: agent, image: busybox:1.36}
+script:
+  - kubectl apply -f ds.yaml
+  - sleep 5s
+  - kubectl apply -f fixed.yaml
+  - sleep 5s
+"#;
+    let s = scenario::parse("refused.yaml", text).unwrap_or_else(|e| panic!("{e}"));
+    let mut tl = Timeline::new(s).expect("starts");
+    let summary = |v: &scenario::view::ClusterView| {
+        v.nodes[0]
+            .verdicts
+            .first()
+            .map(|(_, e)| e.summary.clone())
+            .unwrap_or_default()
+    };
+    let v = step_until(&mut tl, 50, |v| summary(v).contains("create fails"));
+    assert_eq!(
+        summary(&v),
+        "should run a daemon pod (every check passes), but the controller's create fails: \
+         pods \"agent-\" is forbidden: no PriorityClass with name team-high was found"
+    );
+    // Once a create succeeds, the old failure is history.
+    let v = step_until(&mut tl, 200, |v| !v.nodes[0].pods.is_empty());
+    assert!(!v.nodes[0].pods.is_empty());
+    assert_eq!(summary(&v), "runs a daemon pod: every check passes");
+}
