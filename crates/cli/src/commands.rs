@@ -378,6 +378,11 @@ pub fn explain(file: &str, node_name_arg: &str, nodes: &NodesArg) -> Result<Verd
                 here.join(", ")
             }
         );
+        if e.decision.should_run && here.is_empty() {
+            if let Some(why) = scenario::view::create_failure(c, Some(ns), name) {
+                let _ = writeln!(text, "  but the controller's create fails: {why}");
+            }
+        }
     }
     emit(&text);
     Ok(Verdict::Ok)

@@ -176,6 +176,34 @@ fn explain_on_the_f1_control_plane_shows_the_untolerated_taint() {
 }
 
 #[test]
+fn explain_says_when_the_pod_a_node_should_run_is_refused() {
+    // F-1 with a PriorityClass the cluster lacks: every worker should run a pod, none has one.
+    let text = f1_text().replacen(
+        "          containers:",
+        "          priorityClassName: team-high\n          containers:",
+        1,
+    );
+    assert_ne!(text, f1_text(), "the template changed");
+    let dir = scratch("explain-refused");
+    let file = dir.join("refused.yaml");
+    std::fs::write(&file, &text).expect("written");
+    let file = file.to_str().expect("utf-8 path");
+    let o = dsplay(&["explain", file, "worker2"]);
+    let out = stdout(&o);
+    assert!(out.contains("on node worker2: gets a daemon pod"), "{out}");
+    assert!(out.contains("its pods on worker2 now: none"), "{out}");
+    assert!(
+        out.contains(
+            "but the controller's create fails: pods \"fluentd-\" is forbidden: no PriorityClass with name team-high was found"
+        ),
+        "{out}"
+    );
+    // The preset as it is: its pods run, and there is nothing to add.
+    let out = stdout(&dsplay(&["explain", F1, "worker2"]));
+    assert!(!out.contains("create fails"), "{out}");
+}
+
+#[test]
 fn explain_an_unknown_node_lists_the_nodes() {
     let o = dsplay(&["explain", F1, "wroker2"]);
     assert_bad_input(&o, "no node \"wroker2\"");

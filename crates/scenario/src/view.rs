@@ -327,18 +327,51 @@ fn since_secs(a: k8s_openapi::jiff::Timestamp, b: k8s_openapi::jiff::Timestamp) 
     a.duration_since(b).as_secs_f64()
 }
 
-/// Where a pod should run but has none, and the controller's latest create for its DaemonSet
-/// failed (its newest `FailedCreate` event is newer than its newest `SuccessfulCreate`): the
-/// verdict says so, with the API server's reason, since every check passing would not explain
-/// the missing pod.
+/// Why the controller's creates for DaemonSet `name` fail now, in the API server's words: the
+/// message of its newest `FailedCreate` event, when that is newer than its newest
+/// `SuccessfulCreate` (`namespace` None: any namespace).
+pub fn create_failure(c: &Cluster, namespace: Option<&str>, name: &str) -> Option<String> {
+    use k8s_openapi::jiff::Timestamp;
+    let mut failed: Option<(Timestamp, &str)> = None;
+    let mut succeeded: Option<Timestamp> = None;
+    for e in c.events().iter() {
+        let io = &e.involved_object;
+        if io.kind.as_deref() != Some("DaemonSet")
+            || io.name.as_deref() != Some(name)
+            || namespace.is_some_and(|ns| io.namespace.as_deref() != Some(ns))
+        {
+            continue;
+        }
+        let Some(t) = e.last_timestamp.as_ref().map(|t| t.0) else {
+            continue;
+        };
+        match e.reason.as_deref() {
+            Some("FailedCreate") if failed.is_none_or(|(f, _)| t >= f) => {
+                failed = Some((t, e.message.as_deref().unwrap_or_default()));
+            }
+            Some("SuccessfulCreate") if succeeded.is_none_or(|s| t >= s) => succeeded = Some(t),
+            _ => {}
+        }
+    }
+    let (t, message) = failed?;
+    succeeded.is_none_or(|s| t >= s).then(|| {
+        message
+            .strip_prefix("Error creating: ")
+            .unwrap_or(message)
+            .to_string()
+    })
+}
+
+/// Where a pod should run but has none and the controller's creates fail
+/// ([`create_failure`]), the verdict says so: every check passing would not explain the
+/// missing pod.
 fn note_failing_creates(c: &Cluster, nodes: &mut [NodeCard]) {
-    use std::collections::{BTreeSet, HashMap};
     let lacking = |card: &NodeCard, ds: &str, e: &NodeExplanation| {
         e.decision.should_run && !card.pods.iter().any(|p| p.owner.as_deref() == Some(ds))
     };
     // The events are read only when some node lacks a pod it should run: a settled
     // 5,000-node cluster has 25,000 of them, too many to read every frame for nothing.
-    let wanted: BTreeSet<String> = nodes
+    let wanted: std::collections::BTreeSet<String> = nodes
         .iter()
         .flat_map(|card| {
             card.verdicts
@@ -347,43 +380,9 @@ fn note_failing_creates(c: &Cluster, nodes: &mut [NodeCard]) {
                 .map(|(ds, _)| ds.clone())
         })
         .collect();
-    if wanted.is_empty() {
-        return;
-    }
-    // DaemonSet name → (newest failure, its message; newest success).
-    use k8s_openapi::jiff::Timestamp;
-    /// A DaemonSet's newest failed create (when, and its message) and newest successful one.
-    type Latest<'a> = (Option<(Timestamp, &'a str)>, Option<Timestamp>);
-    let mut latest: HashMap<&str, Latest<'_>> = HashMap::new();
-    for e in c.events().iter() {
-        let io = &e.involved_object;
-        if io.kind.as_deref() != Some("DaemonSet") {
-            continue;
-        }
-        let (Some(name), Some(t)) = (io.name.as_deref(), e.last_timestamp.as_ref()) else {
-            continue;
-        };
-        if !wanted.contains(name) {
-            continue;
-        }
-        let entry = latest.entry(name).or_default();
-        match e.reason.as_deref() {
-            Some("FailedCreate") if entry.0.is_none_or(|(f, _)| t.0 >= f) => {
-                entry.0 = Some((t.0, e.message.as_deref().unwrap_or_default()));
-            }
-            Some("SuccessfulCreate") if entry.1.is_none_or(|s| t.0 >= s) => entry.1 = Some(t.0),
-            _ => {}
-        }
-    }
-    let failing: HashMap<&str, String> = latest
+    let failing: std::collections::HashMap<String, String> = wanted
         .into_iter()
-        .filter_map(|(ds, (failed, succeeded))| {
-            let (t, message) = failed?;
-            succeeded.is_none_or(|s| t >= s).then(|| {
-                let why = message.strip_prefix("Error creating: ").unwrap_or(message);
-                (ds, why.to_string())
-            })
-        })
+        .filter_map(|ds| Some((ds.clone(), create_failure(c, None, &ds)?)))
         .collect();
     if failing.is_empty() {
         return;
