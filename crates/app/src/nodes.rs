@@ -105,14 +105,16 @@ fn first_verdict(n: &NodeModel) -> Option<&NodeExplanation> {
     n.verdicts.first().map(|(_, e)| e)
 }
 
-/// `pod` when the first DaemonSet should run a pod here, `no-pod` otherwise (and `none` with no
-/// DaemonSet at all, `deleted` for a node that is gone but still has pods).
+/// `pod` when the first DaemonSet should run a pod here, `refused` when it should but the API
+/// server refuses the pod, `no-pod` otherwise (and `none` with no DaemonSet at all, `deleted`
+/// for a node that is gone but still has pods).
 fn decision(n: &NodeModel) -> &'static str {
     if n.deleted.is_some() {
         return "deleted";
     }
-    match first_verdict(n) {
-        Some(e) if e.decision.should_run => "pod",
+    match n.verdicts.first() {
+        Some((ds, _)) if n.refused.contains(ds) => "refused",
+        Some((_, e)) if e.decision.should_run => "pod",
         Some(_) => "no-pod",
         None => "none",
     }
@@ -231,6 +233,7 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
     let verdict = first_verdict(n).cloned();
     let (badge, badge_class) = match &verdict {
         _ if n.deleted.is_some() => ("node deleted", "badge deleted"),
+        Some(_) if decision(n) == "refused" => ("pod refused", "badge refused"),
         Some(e) if e.decision.should_run => ("pod", "badge pod"),
         Some(_) => ("no pod", "badge no-pod"),
         None => ("no DaemonSet", "badge none"),

@@ -153,6 +153,9 @@ pub struct NodeCard {
     pub pods: Vec<PodChip>,
     /// The controller's verdict for each DaemonSet.
     pub verdicts: Vec<(String, NodeExplanation)>,
+    /// The DaemonSets that should run a pod here and have none, because the API server
+    /// refuses their creates ([`create_failure`]).
+    pub refused: Vec<String>,
     /// A rolling update is replacing a daemon pod here right now (old pod terminating, or new
     /// pod not yet available).
     pub in_wave: bool,
@@ -285,6 +288,7 @@ fn add_deleted_nodes(c: &Cluster, pods: &[std::sync::Arc<Pod>], nodes: &mut Vec<
             capacity: String::new(),
             pods: Vec::new(),
             verdicts: Vec::new(),
+            refused: Vec::new(),
             in_wave: false,
             deleted: Some(deleted_node_summary(c, name, bound)),
         };
@@ -396,7 +400,8 @@ fn note_failing_creates(c: &Cluster, nodes: &mut [NodeCard]) {
             .filter_map(|(i, (ds, _))| Some((i, failing.get(ds.as_str())?)))
             .collect();
         for (i, why) in notes {
-            if let Some((_, e)) = card.verdicts.get_mut(i) {
+            if let Some((ds, e)) = card.verdicts.get_mut(i) {
+                card.refused.push(ds.clone());
                 e.summary = format!(
                     "should run a daemon pod (every check passes), but the controller's \
                      create fails: {why}"
@@ -477,6 +482,7 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
                 .iter()
                 .map(|(name, p)| (name.clone(), p.explain(n)))
                 .collect(),
+            refused: Vec::new(),
         })
         .collect();
     add_deleted_nodes(c, &pods, &mut nodes);

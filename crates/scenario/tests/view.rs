@@ -339,8 +339,10 @@ script:
         "should run a daemon pod (every check passes), but the controller's create fails: \
          pods \"agent-\" is forbidden: no PriorityClass with name team-high was found"
     );
+    assert_eq!(v.nodes[0].refused, ["agent"]);
     // Once a create succeeds, the old failure is history.
     let v = step_until(&mut tl, 200, |v| !v.nodes[0].pods.is_empty());
     assert!(!v.nodes[0].pods.is_empty());
     assert_eq!(summary(&v), "runs a daemon pod: every check passes");
+    assert!(v.nodes[0].refused.is_empty());
 }
