@@ -231,12 +231,12 @@ fn still_shown(departures: &[Departure], now: f64) -> Vec<String> {
 fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let verdict = first_verdict(n).cloned();
-    let (badge, badge_class) = match &verdict {
-        _ if n.deleted.is_some() => ("node deleted", "badge deleted"),
-        Some(_) if decision(n) == "refused" => ("pod refused", "badge refused"),
-        Some(e) if e.decision.should_run => ("pod", "badge pod"),
-        Some(_) => ("no pod", "badge no-pod"),
-        None => ("no DaemonSet", "badge none"),
+    let (badge, badge_class) = match decision(n) {
+        "deleted" => ("node deleted", "badge deleted"),
+        "refused" => ("pod refused", "badge refused"),
+        "pod" => ("pod", "badge pod"),
+        "no-pod" => ("no pod", "badge no-pod"),
+        _ => ("no DaemonSet", "badge none"),
     };
     let not_ready = not_ready(n);
     view! {
