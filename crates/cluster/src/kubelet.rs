@@ -610,26 +610,32 @@ fn new_container_statuses(p: &Pod, started: Option<Timestamp>) -> Vec<ContainerS
         .iter()
         .flat_map(|s| s.containers.iter())
         .enumerate()
-        .map(|(i, c)| {
-            let image = c.image.clone().unwrap_or_default();
-            ContainerStatus {
-                name: c.name.clone(),
-                image_id: format!("docker.io/library/{image}"),
-                image,
-                container_id: Some(container_id(uid, i)),
-                ready: started.is_some() && c.readiness_probe.is_none(),
-                started: Some(started.is_some()),
-                restart_count: 0,
-                state: started.map(|t| ContainerState {
-                    running: Some(ContainerStateRunning {
-                        started_at: Some(Time(t)),
-                    }),
-                    ..Default::default()
+        .map(|(i, c)| ContainerStatus {
+            ready: started.is_some() && c.readiness_probe.is_none(),
+            started: Some(started.is_some()),
+            state: started.map(|t| ContainerState {
+                running: Some(ContainerStateRunning {
+                    started_at: Some(Time(t)),
                 }),
                 ..Default::default()
-            }
+            }),
+            ..status_of(c, container_id(uid, i))
         })
         .collect()
+}
+
+/// What every status of container `c` says whatever its state: its name, image, image ID and
+/// container ID; restarts 0.
+fn status_of(c: &Container, id: String) -> ContainerStatus {
+    let image = c.image.clone().unwrap_or_default();
+    ContainerStatus {
+        name: c.name.clone(),
+        image_id: format!("docker.io/library/{image}"),
+        image,
+        container_id: Some(id),
+        restart_count: 0,
+        ..Default::default()
+    }
 }
 
 /// The init containers' statuses once they have all run: each exited 0 (`Completed`) and is
@@ -642,28 +648,22 @@ fn completed_init_statuses(p: &Pod, now: Timestamp) -> Vec<ContainerStatus> {
         .flat_map(|s| s.init_containers.iter().flatten())
         .enumerate()
         .map(|(i, c)| {
-            let image = c.image.clone().unwrap_or_default();
             let id = container_id(&format!("{uid}/init"), i);
             ContainerStatus {
-                name: c.name.clone(),
-                image_id: format!("docker.io/library/{image}"),
-                image,
-                container_id: Some(id.clone()),
                 ready: true,
                 started: Some(false),
-                restart_count: 0,
                 state: Some(ContainerState {
                     terminated: Some(ContainerStateTerminated {
                         exit_code: 0,
                         reason: Some("Completed".into()),
                         started_at: Some(Time(now)),
                         finished_at: Some(Time(now)),
-                        container_id: Some(id),
+                        container_id: Some(id.clone()),
                         ..Default::default()
                     }),
                     ..Default::default()
                 }),
-                ..Default::default()
+                ..status_of(c, id)
             }
         })
         .collect()

@@ -1174,24 +1174,23 @@ impl Store {
             .namespace
             .clone()
             .unwrap_or_else(|| DEFAULT_NAMESPACE.to_string());
-        let text = |s: &Option<String>| s.clone().unwrap_or_default();
-        let name = text(&involved.name);
+        fn borrowed(s: &Option<String>) -> &str {
+            s.as_deref().unwrap_or_default()
+        }
+        let name = borrowed(&involved.name).to_string();
         self.record(vec![TraceKind::Event {
             type_: type_.to_string(),
             reason: reason.to_string(),
             message: message.clone(),
             involved_object: trace::InvolvedObject {
-                kind: text(&involved.kind),
-                namespace: text(&involved.namespace),
+                kind: borrowed(&involved.kind).to_string(),
+                namespace: borrowed(&involved.namespace).to_string(),
                 name: name.clone(),
             },
         }]);
         self.resource_version += 1;
         let rv = self.resource_version.to_string();
         let now = Time(self.now);
-        fn borrowed(s: &Option<String>) -> &str {
-            s.as_deref().unwrap_or_default()
-        }
         let key = EventKey {
             component,
             host: host.unwrap_or_default(),
