@@ -19,12 +19,24 @@ pub fn five_thousand_nodes() -> Timeline {
     Timeline::new(s).expect("starts")
 }
 
-/// The first 2 virtual seconds, while the DaemonSet creates its 5,000 pods, in the frames the
-/// page plays at 8× (8/60 s each, at most 20,000 events a frame), checkpoints and all.
-pub fn play_first_two_seconds(t: &mut Timeline) {
+/// At most this many events a frame, as the page plays.
+pub const EVENTS_PER_FRAME: usize = 20_000;
+
+/// The virtual times the page's 8× frames (8/60 s each) end at over the first 2 seconds.
+pub fn frame_ends() -> impl Iterator<Item = f64> {
     let mut now = 0.0;
-    while now < 2.0 {
-        now += 8.0 / 60.0;
-        t.advance_to(now, 20_000);
+    std::iter::from_fn(move || {
+        (now < 2.0).then(|| {
+            now += 8.0 / 60.0;
+            now
+        })
+    })
+}
+
+/// The first 2 virtual seconds, while the DaemonSet creates its 5,000 pods, in the frames the
+/// page plays at 8× (at most [`EVENTS_PER_FRAME`] events a frame), checkpoints and all.
+pub fn play_first_two_seconds(t: &mut Timeline) {
+    for now in frame_ends() {
+        t.advance_to(now, EVENTS_PER_FRAME);
     }
 }
