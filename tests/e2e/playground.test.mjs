@@ -47,3 +47,48 @@ test('the default preset plays and settles at 4/4/4/4/4', async () => {
   await page.screenshot({ path: new URL('default-preset-settled.png', shots).pathname, fullPage: true });
   assert.deepEqual(problems, []);
 });
+
+test('keyboard: the panel tabs are one Tab stop moved by the arrows; Space presses a focused button', async () => {
+  const { page, problems } = await openPage(browser);
+  await page.goto(BASE_URL, { waitUntil: 'load' });
+  await page.getByRole('button', { name: 'Play' }).waitFor({ timeout: 30_000 });
+  const tabs = page.getByRole('tab');
+  assert.equal(await tabs.count(), 6);
+  // Only the selected tab is in the Tab order.
+  const stops = await tabs.evaluateAll((ts) => ts.map((t) => [t.textContent, t.tabIndex]));
+  assert.deepEqual(stops.filter(([, i]) => i === 0).map(([n]) => n), ['Explain']);
+  const clockBefore = await page.getByTestId('clock').textContent();
+  await page.getByRole('tab', { name: 'Explain' }).focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getByRole('tab', { name: 'YAML' }).getAttribute('aria-selected'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'YAML');
+  assert.equal(await page.getByRole('tabpanel').getAttribute('aria-labelledby'), 'tab-yaml');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Script', 'wraps around');
+  await page.keyboard.press('Home');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Explain');
+  await page.keyboard.press('End');
+  assert.equal(await page.getByRole('tab', { name: 'Script' }).getAttribute('aria-selected'), 'true');
+  // The arrows moved between tabs, not through time.
+  assert.equal(await page.getByTestId('clock').textContent(), clockBefore);
+  // Space on a focused button presses that button, and only once: the help's Close button
+  // closes the help instead of starting the clock.
+  await page.locator('body').press('?');
+  // The help takes the focus to its Close button and keeps it there.
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Close');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Close');
+  await page.keyboard.press(' ');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.equal(await page.getByRole('button', { name: 'Play' }).count(), 1, 'still paused');
+  // Closing the help gives the focus back to where it was.
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Script');
+  // Away from any control, Space still plays and pauses.
+  await page.evaluate(() => document.activeElement.blur());
+  await page.locator('body').press(' ');
+  await page.getByRole('button', { name: 'Pause' }).waitFor();
+  await page.locator('body').press(' ');
+  await page.getByRole('button', { name: 'Play' }).waitFor();
+  assert.deepEqual(problems, []);
+});

@@ -66,6 +66,20 @@ impl Panel {
             Panel::Script => "Script",
         }
     }
+    /// The tab a key moves to from `self` in the tab list (←/→ wrap around, Home, End), or
+    /// `None` for a key the tab list does not use.
+    pub fn after_key(self, key: &str) -> Option<Panel> {
+        let n = Panel::ALL.len();
+        let at = Panel::ALL.iter().position(|p| *p == self).unwrap_or(0);
+        let to = match key {
+            "ArrowRight" => (at + 1) % n,
+            "ArrowLeft" => (at + n - 1) % n,
+            "Home" => 0,
+            "End" => n - 1,
+            _ => return None,
+        };
+        Some(Panel::ALL[to])
+    }
     pub fn from_id(id: &str) -> Option<Panel> {
         Panel::ALL.into_iter().find(|p| p.id() == id)
     }
@@ -582,7 +596,7 @@ pub fn Playground(
     }
     let help = RwSignal::new(false);
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        if typing_in_a_field(&ev) {
+        if key_is_for_the_focused_control(&ev) {
             return;
         }
         match ev.key().as_str() {
@@ -663,10 +677,22 @@ pub fn Playground(
             <div class="workspace">
                 <nodes::ClusterPane/>
                 <aside class="side" aria-label="Panels">
-                    <div class="tabs" role="tablist" aria-label="Panels">
+                    // The WAI-ARIA tabs pattern: one Tab stop (the selected tab); ←/→, Home
+                    // and End move between the tabs and select as they go.
+                    <div class="tabs" role="tablist" aria-label="Panels"
+                        on:keydown=move |ev| {
+                            let Some(next) = Panel::after_key(ctx.panel.get_untracked(), &ev.key()) else {
+                                return;
+                            };
+                            ev.prevent_default();
+                            ctx.panel.set(next);
+                            ctx.save_now();
+                            focus_element(&format!("tab-{}", next.id()));
+                        }>
                         {Panel::ALL.into_iter().map(|p| view! {
                             <button role="tab" id=format!("tab-{}", p.id()) data-panel=p.id()
                                 aria-selected=move || (ctx.panel.get() == p).to_string()
+                                tabindex=move || if ctx.panel.get() == p { "0" } else { "-1" }
                                 aria-controls="side-panel"
                                 on:click=move |_| { ctx.panel.set(p); ctx.save_now(); }>
                                 {p.label()}
@@ -674,6 +700,7 @@ pub fn Playground(
                         }).collect_view()}
                     </div>
                     <div class="panel" id="side-panel" role="tabpanel"
+                        aria-labelledby=move || format!("tab-{}", ctx.panel.get().id())
                         data-panel=move || ctx.panel.get().id()>
                         {move || panel_view(ctx.panel.get())}
                     </div>
@@ -699,20 +726,81 @@ fn panel_view(p: Panel) -> AnyView {
 }
 
 /// Keys typed into a text field belong to that field, not to the transport.
-fn typing_in_a_field(ev: &web_sys::KeyboardEvent) -> bool {
+/// Whether a key belongs to the element that has focus rather than to the page's shortcuts:
+/// everything typed into a field, Space and Enter on a button or a link (they press it), and
+/// the arrows, Home and End on a tab (they move between the panels).
+fn key_is_for_the_focused_control(ev: &web_sys::KeyboardEvent) -> bool {
     use wasm_bindgen::JsCast;
-    ev.target()
+    let Some(e) = ev
+        .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|e| {
-            matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-                || e.get_attribute("contenteditable").is_some()
-        })
+    else {
+        return false;
+    };
+    if matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+        || e.get_attribute("contenteditable").is_some()
+    {
+        return true;
+    }
+    let key = ev.key();
+    let role = e.get_attribute("role");
+    if role.as_deref() == Some("tab") && Panel::after_key(Panel::Explain, &key).is_some() {
+        return true;
+    }
+    let pressable = matches!(e.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY")
+        || role.as_deref() == Some("button");
+    pressable && matches!(key.as_str(), " " | "Enter")
 }
 
+fn focus_element(id: &str) {
+    use wasm_bindgen::JsCast;
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+thread_local! {
+    /// What had focus when the keyboard help opened, to give it back when the help closes.
+    static FOCUS_BEFORE_HELP: std::cell::RefCell<Option<web_sys::HtmlElement>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The keyboard help, a modal dialog: focus moves to its Close button when it opens and back
+/// to where it was when it closes.
 #[component]
 fn KeyboardHelp(close: impl Fn() + 'static + Copy) -> impl IntoView {
+    use wasm_bindgen::JsCast;
+    let before = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    FOCUS_BEFORE_HELP.with(|f| *f.borrow_mut() = before);
+    on_cleanup(|| {
+        if let Some(el) = FOCUS_BEFORE_HELP.with(|f| f.borrow_mut().take()) {
+            let _ = el.focus();
+        }
+    });
+    let close_button = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(b) = close_button.get() {
+            let _ = b.focus();
+        }
+    });
     view! {
-        <div class="dialog" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts">
+        // Its one control keeps the focus while it is open (Tab does not leave a modal dialog).
+        <div class="dialog" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts"
+            on:keydown=move |ev| {
+                if ev.key() == "Tab" {
+                    ev.prevent_default();
+                    if let Some(b) = close_button.get_untracked() {
+                        let _ = b.focus();
+                    }
+                }
+            }>
             <h3>"Keyboard"</h3>
             <dl class="keys">
                 <dt><kbd>"Space"</kbd></dt><dd>"play / pause"</dd>
@@ -720,9 +808,10 @@ fn KeyboardHelp(close: impl Fn() + 'static + Copy) -> impl IntoView {
                 <dt><kbd>"←"</kbd></dt><dd>"step back to the previous change"</dd>
                 <dt><kbd>"?"</kbd></dt><dd>"this help"</dd>
                 <dt><kbd>"Esc"</kbd></dt><dd>"close"</dd>
+                <dt><kbd>"←"</kbd>" "<kbd>"→"</kbd>" on the panel tabs"</dt><dd>"the previous / next panel"</dd>
             </dl>
             <p class="muted">"Every control is also reachable with Tab."</p>
-            <button on:click=move |_| close()>"Close"</button>
+            <button node_ref=close_button on:click=move |_| close()>"Close"</button>
         </div>
     }
 }
