@@ -222,6 +222,27 @@ async function showMoment(page, t) {
   return true;
 }
 
+test('the chart draws a band per counter, each ending at the counter\'s value now', async () => {
+  const { page, problems } = await open('f4-rolling-update-max-unavailable-1');
+  await page.getByRole('tab', { name: 'Chart' }).click();
+  const series = ['desired', 'current', 'ready', 'up-to-date', 'available', 'unavailable'];
+  const check = async (when) => {
+    for (const s of series) {
+      const band = page.locator(`.chart g.band[data-series="${s}"]`);
+      assert.equal(await band.locator('.band-value').textContent(), await cell(page, 'ru1', s), `${s} ${when}`);
+      assert.match(await band.locator('path.series').getAttribute('d'), /^M[\d.]+,[\d.]+/, `${s} has a line ${when}`);
+    }
+  };
+  // Mid-rollout, when the counters differ, and settled.
+  await playUntil(page, 4, async () => (await cell(page, 'ru1', 'unavailable')) === '1');
+  await check('mid-rollout');
+  const label = await page.locator('.chart svg').getAttribute('aria-label');
+  assert.match(label, /at t = [\d.]+s: DESIRED \d+, CURRENT \d+, READY \d+, UP-TO-DATE \d+, AVAILABLE \d+, UNAVAILABLE 1$/);
+  await mkdir(shots, { recursive: true });
+  await page.locator('section.chart').screenshot({ path: new URL('chart.png', shots).pathname });
+  assert.deepEqual(problems, []);
+});
+
 test('the events panel fits a laptop-wide panel and draws a screenful of a long list', async () => {
   const { page, problems } = await open('cluster-500-nodes');
   // 500 pods: SuccessfulCreate, Scheduled and the kubelet's Pulled/Created/Started each, far
@@ -241,6 +262,20 @@ test('the events panel fits a laptop-wide panel and draws a screenful of a long 
     page.locator('section.events').evaluate((e) => e.getBoundingClientRect().right),
   ]);
   assert.ok(msgRight <= panelRight + 1, `a message ends at ${msgRight}px, the panel at ${panelRight}px`);
+  // LAST SEEN, TYPE, REASON and OBJECT headers, and every row's TYPE and REASON, on one line.
+  const wrapped = await page.locator('section.events').evaluate((root) => {
+    const lines = (el) => {
+      const r = document.createRange();
+      r.selectNodeContents(el);
+      return new Set([...r.getClientRects()].map((c) => Math.round(c.top))).size;
+    };
+    const cells = [
+      ...root.querySelectorAll('thead th:not(:last-child)'),
+      ...root.querySelectorAll('tbody tr:not(.more) td:nth-child(2), tbody tr:not(.more) td:nth-child(3)'),
+    ];
+    return cells.filter((c) => lines(c) > 1).map((c) => c.textContent);
+  });
+  assert.deepEqual(wrapped, [], 'cells that wrap');
   // Filtering by one object shows all of its rows, with no "more" row.
   const object = (await page.locator('section.events tbody tr:not(.more) td:nth-child(4)').first().textContent()).trim();
   await page.getByLabel('Filter events').fill(object);
@@ -288,7 +323,7 @@ test('a screenshot of every preset at a telling moment', async () => {
     if (id === 'node-kubelet-stops') {
       // Two DaemonSets: the chart shows one at a time, chosen by name.
       await page.getByLabel('Chart DaemonSet').selectOption({ label: 'cni' });
-      await page.waitForFunction(() => document.querySelector('.chart .tick')?.textContent === '5');
+      await page.waitForFunction(() => document.querySelector('.chart .y-max')?.textContent === '5');
       await page.getByLabel('Chart DaemonSet').selectOption({ label: 'agent' });
     }
     if (id === 'node-too-small') {

@@ -1,15 +1,27 @@
-//! The counters over virtual time, as an SVG line chart with a cursor at "now".
+//! The counters over virtual time, as SVG small multiples: one band a counter, all on the same
+//! scale and the same time axis, with a cursor at "now" and each counter's value there. The
+//! counters often coincide (all 4 once settled), so lines drawn over each other would hide all
+//! but one; a band each keeps every counter visible.
 
 use crate::Ctx;
 use leptos::prelude::*;
 
 const W: f64 = 520.0;
-const H: f64 = 220.0;
-const PAD: f64 = 28.0;
+/// The counter's name, left of its band.
+const LABEL_W: f64 = 92.0;
+/// The counter's value at now, right of its band.
+const VALUE_W: f64 = 34.0;
+const BAND_H: f64 = 30.0;
+const BAND_GAP: f64 = 8.0;
+const TOP: f64 = 6.0;
+/// The time axis under the bands.
+const AXIS_H: f64 = 20.0;
 
-/// The series drawn, with their CSS class.
-const SERIES: [(&str, usize); 5] = [
+/// The series drawn, top to bottom, as `kubectl get ds` orders its columns (unavailable last),
+/// with their CSS class and their index in a [`Point`]'s counters.
+const SERIES: [(&str, usize); 6] = [
     ("desired", 0),
+    ("current", 1),
     ("ready", 2),
     ("up-to-date", 3),
     ("available", 4),
@@ -44,6 +56,69 @@ fn step_path(
         d.push_str(&format!(" H{:.1}", x(end)));
     }
     d
+}
+
+/// The area under [`step_path`]'s line, down to `base`, one closed shape for each stretch
+/// the DaemonSet exists.
+fn area_path(
+    points: &[Point],
+    i: usize,
+    x: impl Fn(f64) -> f64,
+    y: impl Fn(f64) -> f64,
+    end: f64,
+    base: f64,
+) -> String {
+    let mut d = String::new();
+    let mut drawing = false;
+    for (t, v) in points {
+        match (v, drawing) {
+            (Some(v), false) => {
+                d.push_str(&format!("M{:.1},{base:.1} V{:.1}", x(*t), y(v[i] as f64)))
+            }
+            (Some(v), true) => d.push_str(&format!(" H{:.1} V{:.1}", x(*t), y(v[i] as f64))),
+            (None, true) => d.push_str(&format!(" H{:.1} V{base:.1} Z", x(*t))),
+            (None, false) => {}
+        }
+        drawing = v.is_some();
+    }
+    if drawing {
+        d.push_str(&format!(" H{:.1} V{base:.1} Z", x(end)));
+    }
+    d
+}
+
+/// A counter's value at `now`: the newest sample at or before it (`None` while the DaemonSet
+/// does not exist then).
+fn value_at(points: &[Point], i: usize, now: f64) -> Option<i32> {
+    let at = points.partition_point(|(t, _)| *t <= now);
+    at.checked_sub(1).and_then(|k| points[k].1).map(|v| v[i])
+}
+
+/// Time-axis ticks for `0..=t_max` seconds: a round step giving at most 6 intervals.
+fn time_ticks(t_max: f64) -> Vec<f64> {
+    const STEPS: [f64; 14] = [
+        1.0, 2.0, 5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0,
+    ];
+    let step = STEPS
+        .into_iter()
+        .find(|s| t_max / s <= 6.0)
+        .unwrap_or_else(|| (t_max / 6.0 / 3600.0).ceil() * 3600.0);
+    (0..)
+        .map(|k| k as f64 * step)
+        .take_while(|t| *t <= t_max + 1e-9)
+        .collect()
+}
+
+/// A tick's label: `45s`, `2m`, `1m30s`, `2h`.
+fn time_label(t: f64) -> String {
+    let s = t.round() as u64;
+    match (s / 3600, s % 3600 / 60, s % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, 0) => format!("{m}m"),
+        (0, m, s) => format!("{m}m{s}s"),
+        (h, 0, 0) => format!("{h}h"),
+        (h, m, _) => format!("{h}h{m}m"),
+    }
 }
 
 /// How the chart names a DaemonSet: its name, with the namespace unless it is `default`.
@@ -147,29 +222,50 @@ pub(crate) fn ChartPanel() -> impl IntoView {
                     .iter()
                     .flat_map(|p| p.1.iter().flatten().map(|v| *v as f64))
                     .fold(1.0, f64::max);
-                let x = |t: f64| PAD + (W - 2.0 * PAD) * t / t_max;
-                let y = |v: f64| H - PAD - (H - 2.0 * PAD) * v / y_max;
-                let lines = SERIES.iter().map(|(name, i)| {
-                    let d = step_path(points, *i, x, y, t_max);
-                    view! { <path class=format!("series s-{name}") d=d fill="none"/> }
+                let (x0, x1) = (LABEL_W, W - VALUE_W);
+                let x = move |t: f64| x0 + (x1 - x0) * t / t_max;
+                let bands_h = SERIES.len() as f64 * (BAND_H + BAND_GAP) - BAND_GAP;
+                let h = TOP + bands_h + AXIS_H;
+                let mut said = Vec::new();
+                let bands = SERIES.iter().enumerate().map(|(k, (name, i))| {
+                    let top = TOP + k as f64 * (BAND_H + BAND_GAP);
+                    let base = top + BAND_H;
+                    let y = move |v: f64| base - BAND_H * v / y_max;
+                    let line = step_path(points, *i, x, y, t_max);
+                    let area = area_path(points, *i, x, y, t_max, base);
+                    let value = value_at(points, *i, *now);
+                    let shown = value.map_or("–".to_string(), |v| v.to_string());
+                    said.push(format!("{} {shown}", name.to_ascii_uppercase()));
+                    view! {
+                        <g class=format!("band s-{name}") data-series=*name>
+                            <text class="band-name" x=0 y=base - BAND_H / 2.0 + 4.0>{name.to_ascii_uppercase()}</text>
+                            <line class="grid" x1=x0 y1=top x2=x1 y2=top/>
+                            <line class="axis" x1=x0 y1=base x2=x1 y2=base/>
+                            <path class="area" d=area/>
+                            <path class="series" d=line fill="none"/>
+                            <text class="band-value" x=W y=base - BAND_H / 2.0 + 4.0 text-anchor="end">{shown}</text>
+                        </g>
+                    }
+                }).collect_view();
+                let ticks = time_ticks(t_max).into_iter().map(|t| view! {
+                    <line class="axis" x1=x(t) y1=TOP + bands_h x2=x(t) y2=TOP + bands_h + 4.0/>
+                    <text class="tick" x=x(t) y=h - 4.0 text-anchor="middle">{time_label(t)}</text>
                 }).collect_view();
                 let cursor = x(*now);
+                let label = format!(
+                    "The counters over virtual time, each from 0 to {y_max:.0}; at t = {now:.1}s: {}",
+                    said.join(", ")
+                );
                 view! {
-                    <svg viewBox=format!("0 0 {W} {H}") role="img"
-                        aria-label="DESIRED, READY, UP-TO-DATE, AVAILABLE and unavailable over virtual time">
-                        <line class="axis" x1=PAD y1=H - PAD x2=W - PAD y2=H - PAD/>
-                        <line class="axis" x1=PAD y1=PAD x2=PAD y2=H - PAD/>
-                        <text class="tick" x=PAD - 6.0 y=y(y_max) + 4.0 text-anchor="end">{format!("{y_max:.0}")}</text>
-                        <text class="tick" x=PAD - 6.0 y=H - PAD + 4.0 text-anchor="end">"0"</text>
-                        <text class="tick" x=W - PAD y=H - 8.0 text-anchor="end">{format!("{t_max:.0}s")}</text>
-                        {lines}
-                        <line class="now" x1=cursor y1=PAD - 8.0 x2=cursor y2=H - PAD/>
+                    <svg viewBox=format!("0 0 {W} {h}") role="img" aria-label=label>
+                        // The scale every band shares: its top line is this many pods.
+                        <text class="tick y-max" x=x0 - 4.0 y=TOP + 4.0 text-anchor="end">{format!("{y_max:.0}")}</text>
+                        {bands}
+                        {ticks}
+                        <line class="now" x1=cursor y1=TOP - 4.0 x2=cursor y2=TOP + bands_h/>
                     </svg>
                 }
             })}
-            <ul class="legend chart-legend">
-                {SERIES.iter().map(|(n, _)| view! { <li><span class=format!("swatch line s-{n}")></span>{n.to_ascii_uppercase()}</li> }).collect_view()}
-            </ul>
         </section>
     }
 }
@@ -210,5 +306,43 @@ mod tests {
             "M0.0,4.0 H2.0 V3.0 H4.0"
         );
         assert_eq!(step_path(&[(1.0, None)], 0, id, id, 10.0), "");
+        // The area under it: a closed shape for each stretch, down to the base.
+        assert_eq!(
+            area_path(&points, 0, id, id, 10.0, 0.0),
+            "M0.0,0.0 V4.0 H2.0 V3.0 H4.0 V0.0 ZM6.0,0.0 V4.0 H7.0 V4.0 H10.0 V0.0 Z"
+        );
+    }
+
+    #[test]
+    fn the_value_at_now_is_the_newest_sample_at_or_before_it() {
+        let v = |n: i32| Some([0, 0, n, 0, 0, 0]);
+        let points = [(0.0, v(0)), (2.0, v(3)), (4.0, None), (6.0, v(4))];
+        assert_eq!(value_at(&points, 2, 0.0), Some(0));
+        assert_eq!(value_at(&points, 2, 3.9), Some(3));
+        assert_eq!(value_at(&points, 2, 2.0), Some(3));
+        assert_eq!(
+            value_at(&points, 2, 5.0),
+            None,
+            "the DaemonSet does not exist then"
+        );
+        assert_eq!(value_at(&points, 2, 60.0), Some(4));
+        assert_eq!(
+            value_at(&points[1..], 2, 1.0),
+            None,
+            "before the first sample"
+        );
+    }
+
+    #[test]
+    fn time_ticks_are_round_and_at_most_six_intervals() {
+        assert_eq!(time_ticks(5.0), [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(time_ticks(7.5), [0.0, 2.0, 4.0, 6.0]);
+        assert_eq!(time_ticks(95.0), [0.0, 30.0, 60.0, 90.0]);
+        assert_eq!(time_ticks(1000.0).len(), 4, "0, 5m, 10m, 15m");
+        assert!(time_ticks(100_000.0).len() <= 7);
+        assert_eq!(
+            [0.0, 45.0, 60.0, 90.0, 3600.0, 5400.0].map(time_label),
+            ["0s", "45s", "1m", "1m30s", "1h", "1h30m"]
+        );
     }
 }
