@@ -37,6 +37,9 @@ test('the default preset plays and settles at 4/4/4/4/4', async () => {
     seen = await counters(page);
   }
   assert.deepEqual(seen, want);
+  // While it plays, the caption follows the latest change (the screen reader is not told each).
+  assert.match(await page.getByTestId('caption').textContent(), /^t=\d+\.\ds {2}\S/);
+  assert.equal(await page.getByTestId('caption').getAttribute('aria-live'), 'off');
   // Every worker holds one Ready pod of the current revision; the control plane none.
   for (const w of ['worker', 'worker2', 'worker3', 'worker4']) {
     assert.equal(await page.locator(`article[data-node="${w}"] li.pod.ready.rev-new`).count(), 1, w);

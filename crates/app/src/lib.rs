@@ -586,7 +586,16 @@ pub fn Playground(
         move || {
             if ctx.playing.get_untracked() {
                 let dt = TICK.as_secs_f64() * ctx.speed.get_untracked();
-                ctx.mutate(|s| s.advance(dt));
+                // While it plays, the caption follows the latest change on screen.
+                let latest = ctx.mutate(|s| {
+                    s.advance(dt);
+                    s.latest_caption()
+                });
+                if let Some(Some(c)) = latest {
+                    if ctx.caption.with_untracked(|now| *now != c) {
+                        ctx.caption.set(c);
+                    }
+                }
             }
         },
         TICK,

@@ -76,6 +76,14 @@ impl Sim {
         self.timeline.advance_to(t, MAX_EVENTS_PER_TICK);
     }
 
+    /// The caption of the latest visible change at or before now (what the screen shows while
+    /// it plays), or `None` before the first change.
+    pub fn latest_caption(&self) -> Option<String> {
+        self.timeline
+            .last_caption()
+            .map(|c| format!("t={:.1}s  {}", c.t, c.text))
+    }
+
     /// Forward to the next visible change; the caption says what happened and why.
     pub fn step_forward(&mut self) -> String {
         match self.timeline.step_forward() {
@@ -96,10 +104,8 @@ impl Sim {
     pub fn seek(&mut self, t: f64) -> String {
         self.timeline.seek(t.clamp(0.0, self.horizon()));
         // What the screen shows is the latest change before the new time.
-        match self.timeline.last_caption() {
-            Some(c) => format!("t={:.1}s  {}", c.t, c.text),
-            None => format!("t={:.1}s", self.elapsed()),
-        }
+        self.latest_caption()
+            .unwrap_or_else(|| format!("t={:.1}s", self.elapsed()))
     }
 
     pub fn reset(&mut self) {

@@ -68,7 +68,9 @@ pub(crate) fn Transport() -> impl IntoView {
             <span class="clock" data-testid="clock" aria-live="off">
                 "t = " {move || format!("{:.1}s", clock.get())}
             </span>
-            <p class="caption" data-testid="caption" aria-live="polite">{move || ctx.caption.get()}</p>
+            // A screen reader hears the caption of a step, not every change while it plays.
+            <p class="caption" data-testid="caption"
+                aria-live=move || if ctx.playing.get() { "off" } else { "polite" }>{move || ctx.caption.get()}</p>
         </section>
     }
 }
