@@ -33,56 +33,38 @@ const SERIES: [(&str, usize); 6] = [
 type Point = (f64, Option<[i32; 6]>);
 
 /// A step line through `points` (each value holds until the next point) in SVG path syntax; it
-/// breaks while the DaemonSet does not exist and ends at `end`.
+/// breaks while the DaemonSet does not exist and ends at `end`. With a `base`, the area under
+/// it instead: each stretch closed down to that base.
 fn step_path(
     points: &[Point],
     i: usize,
     x: impl Fn(f64) -> f64,
     y: impl Fn(f64) -> f64,
     end: f64,
+    base: Option<f64>,
 ) -> String {
     let mut d = String::new();
+    let close = |d: &mut String, at: f64| {
+        d.push_str(&format!(" H{:.1}", x(at)));
+        if let Some(b) = base {
+            d.push_str(&format!(" V{b:.1} Z"));
+        }
+    };
     let mut drawing = false;
     for (t, v) in points {
         match (v, drawing) {
-            (Some(v), false) => d.push_str(&format!("M{:.1},{:.1}", x(*t), y(v[i] as f64))),
+            (Some(v), false) => d.push_str(&match base {
+                Some(b) => format!("M{:.1},{b:.1} V{:.1}", x(*t), y(v[i] as f64)),
+                None => format!("M{:.1},{:.1}", x(*t), y(v[i] as f64)),
+            }),
             (Some(v), true) => d.push_str(&format!(" H{:.1} V{:.1}", x(*t), y(v[i] as f64))),
-            (None, true) => d.push_str(&format!(" H{:.1}", x(*t))),
+            (None, true) => close(&mut d, *t),
             (None, false) => {}
         }
         drawing = v.is_some();
     }
     if drawing {
-        d.push_str(&format!(" H{:.1}", x(end)));
-    }
-    d
-}
-
-/// The area under [`step_path`]'s line, down to `base`, one closed shape for each stretch
-/// the DaemonSet exists.
-fn area_path(
-    points: &[Point],
-    i: usize,
-    x: impl Fn(f64) -> f64,
-    y: impl Fn(f64) -> f64,
-    end: f64,
-    base: f64,
-) -> String {
-    let mut d = String::new();
-    let mut drawing = false;
-    for (t, v) in points {
-        match (v, drawing) {
-            (Some(v), false) => {
-                d.push_str(&format!("M{:.1},{base:.1} V{:.1}", x(*t), y(v[i] as f64)))
-            }
-            (Some(v), true) => d.push_str(&format!(" H{:.1} V{:.1}", x(*t), y(v[i] as f64))),
-            (None, true) => d.push_str(&format!(" H{:.1} V{base:.1} Z", x(*t))),
-            (None, false) => {}
-        }
-        drawing = v.is_some();
-    }
-    if drawing {
-        d.push_str(&format!(" H{:.1} V{base:.1} Z", x(end)));
+        close(&mut d, end);
     }
     d
 }
@@ -231,8 +213,8 @@ pub(crate) fn ChartPanel() -> impl IntoView {
                     let top = TOP + k as f64 * (BAND_H + BAND_GAP);
                     let base = top + BAND_H;
                     let y = move |v: f64| base - BAND_H * v / y_max;
-                    let line = step_path(points, *i, x, y, t_max);
-                    let area = area_path(points, *i, x, y, t_max, base);
+                    let line = step_path(points, *i, x, y, t_max, None);
+                    let area = step_path(points, *i, x, y, t_max, Some(base));
                     let value = value_at(points, *i, *now);
                     let shown = value.map_or("–".to_string(), |v| v.to_string());
                     said.push(format!("{} {shown}", name.to_ascii_uppercase()));
@@ -297,18 +279,18 @@ mod tests {
         ];
         let id = |t: f64| t;
         assert_eq!(
-            step_path(&points, 0, id, id, 10.0),
+            step_path(&points, 0, id, id, 10.0, None),
             "M0.0,4.0 H2.0 V3.0 H4.0M6.0,4.0 H7.0 V4.0 H10.0"
         );
         // Gone at the end: the line stops where the DaemonSet went.
         assert_eq!(
-            step_path(&points[..3], 0, id, id, 10.0),
+            step_path(&points[..3], 0, id, id, 10.0, None),
             "M0.0,4.0 H2.0 V3.0 H4.0"
         );
-        assert_eq!(step_path(&[(1.0, None)], 0, id, id, 10.0), "");
+        assert_eq!(step_path(&[(1.0, None)], 0, id, id, 10.0, None), "");
         // The area under it: a closed shape for each stretch, down to the base.
         assert_eq!(
-            area_path(&points, 0, id, id, 10.0, 0.0),
+            step_path(&points, 0, id, id, 10.0, Some(0.0)),
             "M0.0,0.0 V4.0 H2.0 V3.0 H4.0 V0.0 ZM6.0,0.0 V4.0 H7.0 V4.0 H10.0 V0.0 Z"
         );
     }
