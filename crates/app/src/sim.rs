@@ -2,6 +2,7 @@
 //! [`Timeline`] (playback with checkpoints, captions, chart samples, edits). Every method is a
 //! thin call into the `scenario` crate; the app decides nothing.
 
+use scenario::caption::Caption;
 use scenario::edit::{Diagnostic, Edit};
 use scenario::playback::CommandError;
 use scenario::timeline::{Sample, Timeline};
@@ -34,6 +35,11 @@ pub struct Output {
 #[derive(Clone)]
 pub struct Sim {
     pub timeline: Timeline,
+}
+
+/// How the transport's caption line shows a visible change: its time, then what happened.
+fn captioned(c: &Caption) -> String {
+    format!("t={:.1}s  {}", c.t, c.text)
 }
 
 impl Sim {
@@ -79,15 +85,13 @@ impl Sim {
     /// The caption of the latest visible change at or before now (what the screen shows while
     /// it plays), or `None` before the first change.
     pub fn latest_caption(&self) -> Option<String> {
-        self.timeline
-            .last_caption()
-            .map(|c| format!("t={:.1}s  {}", c.t, c.text))
+        self.timeline.last_caption().map(captioned)
     }
 
     /// Forward to the next visible change; the caption says what happened and why.
     pub fn step_forward(&mut self) -> String {
         match self.timeline.step_forward() {
-            Some(c) => format!("t={:.1}s  {}", c.t, c.text),
+            Some(c) => captioned(&c),
             None => "nothing more happens: the script is done and the cluster is at rest".into(),
         }
     }
@@ -95,7 +99,7 @@ impl Sim {
     /// Back to the previous visible change, exactly as it was.
     pub fn step_back(&mut self) -> String {
         match self.timeline.step_back() {
-            Some(c) => format!("t={:.1}s  {}", c.t, c.text),
+            Some(c) => captioned(&c),
             None => "at the start".into(),
         }
     }
