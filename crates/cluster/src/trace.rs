@@ -55,6 +55,9 @@ pub enum TraceKind {
         unschedulable: bool,
         /// `key=value:Effect`
         taints: Vec<String>,
+        /// `key=value`, by key.
+        #[serde(default)]
+        labels: Vec<String>,
     },
     ControllerRevision {
         namespace: String,
@@ -186,13 +189,12 @@ pub(crate) fn pod_entry(pod: &Pod, event: PodEvent) -> TraceKind {
     }
 }
 
-pub(crate) fn node_ready(node: &Node) -> String {
+fn ready_status(node: &Node) -> &str {
     node.status
         .as_ref()
         .and_then(|s| s.conditions.as_ref())
         .and_then(|cs| cs.iter().find(|c| c.type_ == "Ready"))
-        .map(|c| c.status.clone())
-        .unwrap_or_else(|| "Unknown".to_string())
+        .map_or("Unknown", |c| c.status.as_str())
 }
 
 pub(crate) fn format_taint(t: &k8s_openapi::api::core::v1::Taint) -> String {
@@ -207,19 +209,41 @@ pub(crate) fn node_entry(node: &Node, event: ObjectEvent) -> TraceKind {
     TraceKind::Node {
         name: node.metadata.name.clone().unwrap_or_default(),
         event,
-        ready: node_ready(node),
+        ready: ready_status(node).to_string(),
         unschedulable: spec.and_then(|s| s.unschedulable).unwrap_or(false),
         taints: spec
             .and_then(|s| s.taints.as_ref())
             .map(|ts| ts.iter().map(format_taint).collect())
             .unwrap_or_default(),
+        labels: node
+            .metadata
+            .labels
+            .iter()
+            .flatten()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect(),
     }
 }
 
-/// The node fields the trace shows, to skip writes that change none of them.
+/// Whether a write changes a node field the trace shows (every kubelet heartbeat is a write
+/// that changes none of them, so this compares in place rather than building two entries).
 pub(crate) fn node_visible_change(old: &Node, new: &Node) -> bool {
-    node_entry(old, ObjectEvent::Updated) != node_entry(new, ObjectEvent::Updated)
+    fn taints(n: &Node) -> impl Iterator<Item = (&str, Option<&str>, &str)> {
+        n.spec
+            .as_ref()
+            .and_then(|s| s.taints.as_deref())
+            .unwrap_or_default()
+            .iter()
+            .map(|t| {
+                let value = t.value.as_deref().filter(|v| !v.is_empty());
+                (t.key.as_str(), value, t.effect.as_str())
+            })
+    }
+    let unschedulable = |n: &Node| n.spec.as_ref().and_then(|s| s.unschedulable) == Some(true);
+    ready_status(old) != ready_status(new)
+        || unschedulable(old) != unschedulable(new)
         || old.metadata.labels != new.metadata.labels
+        || !taints(old).eq(taints(new))
 }
 
 pub(crate) fn daemon_set_entry(ds: &DaemonSet, event: ObjectEvent) -> TraceKind {

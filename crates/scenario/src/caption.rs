@@ -55,30 +55,64 @@ fn owner_of(c: &Cluster, ns: &str, pod: &str) -> Option<String> {
         .map(|o| o.name.clone())
 }
 
-/// Why the controller deleted a pod, in words.
-fn why_deleted(c: &Cluster, ns: &str, pod: &str, node: &str) -> String {
-    let Some(p) = c.pod(ns, pod) else {
-        return String::new();
-    };
-    if controller::pod_util::phase(&p) == "Failed" {
+/// A pod as its trace entry saw it last.
+struct PodFacts<'a> {
+    ns: &'a str,
+    name: &'a str,
+    node: &'a str,
+    phase: &'a str,
+    ready: bool,
+}
+
+/// Why the controller deleted a pod, in words. The pod may already be gone from the store (one
+/// that never ran, or had failed, goes at once): then its last state is the trace's, and its
+/// DaemonSet is the one its name was generated from (`<daemonset>-<5 characters>`).
+fn why_deleted(c: &Cluster, p: &PodFacts) -> String {
+    if p.phase == "Failed" {
         return "the pod failed; a new one replaces it".into();
     }
-    let Some(ds_name) = owner_of(c, ns, pod) else {
+    let stored = c.pod(p.ns, p.name);
+    let ds_name = match &stored {
+        Some(_) => owner_of(c, p.ns, p.name),
+        None => p
+            .name
+            .rsplit_once('-')
+            .filter(|(_, suffix)| suffix.len() == 5)
+            .map(|(ds, _)| ds.to_string()),
+    };
+    let Some(ds_name) = ds_name else {
         return String::new();
     };
-    let Some(ds) = c.daemon_set(ns, &ds_name) else {
-        return "its DaemonSet is gone".into();
+    let Some(ds) = c.daemon_set(p.ns, &ds_name) else {
+        return if stored.is_some() {
+            "its DaemonSet is gone".into()
+        } else {
+            String::new()
+        };
     };
-    if let Some(n) = c.node(node) {
+    if let Some(n) = c.node(p.node) {
         let ex = DaemonPodPredicate::new(&ds).explain(&n);
         if !ex.decision.should_continue_running {
-            return format!("node should no longer run it: {}", ex.summary);
+            let reason = ex.summary.strip_prefix("no pod: ").unwrap_or(&ex.summary);
+            return format!("node should no longer run it: {reason}");
         }
     }
     if let Some(w) = crate::view::wave(c, &ds) {
-        return format!("rolling update, {}", w.words);
+        // R-RU-8: an old pod that is not available is replaced outside the budget.
+        return if p.ready {
+            format!("rolling update, {}", w.words)
+        } else {
+            format!(
+                "rolling update: old pod not available, replaced at once ({})",
+                w.words
+            )
+        };
     }
-    "the node has more than one daemon pod".into()
+    if stored.is_some() {
+        "the node has more than one daemon pod".into()
+    } else {
+        String::new()
+    }
 }
 
 fn why_created(c: &Cluster, ns: &str, pod: &str) -> String {
@@ -123,15 +157,28 @@ fn untolerated(c: &Cluster, ns: &str, pod: &str, node: &str) -> Vec<String> {
         .collect()
 }
 
-/// One sentence for one pod transition.
-fn pod_sentence(
-    c: &Cluster,
-    actor: Option<Actor>,
-    ns: &str,
-    name: &str,
-    node: &str,
-    event: PodEvent,
-) -> String {
+/// One sentence for one pod transition (`entry` is a [`TraceKind::Pod`]).
+fn pod_sentence(c: &Cluster, actor: Option<Actor>, entry: &TraceKind) -> String {
+    let TraceKind::Pod {
+        namespace: ns,
+        name,
+        node,
+        phase,
+        ready,
+        event,
+        ..
+    } = entry
+    else {
+        return String::new();
+    };
+    let (ns, name, node, event) = (ns.as_str(), name.as_str(), node.as_str(), *event);
+    let facts = PodFacts {
+        ns,
+        name,
+        node,
+        phase,
+        ready: *ready,
+    };
     let on = if node.is_empty() {
         String::new()
     } else {
@@ -142,8 +189,8 @@ fn pod_sentence(
             "controller created {name} for {node}: {}",
             why_created(c, ns, name)
         ),
-        (Some(Actor::Controller), PodEvent::Terminating) => {
-            let why = why_deleted(c, ns, name, node);
+        (Some(Actor::Controller), PodEvent::Terminating | PodEvent::Deleted) => {
+            let why = why_deleted(c, &facts);
             if why.is_empty() {
                 format!("controller deleted {name}{on}")
             } else {
@@ -195,6 +242,7 @@ fn node_sentence(actor: Option<Actor>, old: Option<&TraceKind>, new: &TraceKind)
         ready,
         unschedulable,
         taints,
+        labels,
     } = new
     else {
         return String::new();
@@ -211,9 +259,11 @@ fn node_sentence(actor: Option<Actor>, old: Option<&TraceKind>, new: &TraceKind)
         ready: old_ready,
         unschedulable: old_unsched,
         taints: old_taints,
+        labels: old_labels,
         ..
     }) = old
     {
+        parts.extend(label_changes(name, old_labels, labels));
         if old_ready != ready {
             parts.push(match (ready.as_str(), actor) {
                 ("True", _) => format!("node {name} Ready: kubelet posts status again"),
@@ -260,6 +310,59 @@ fn node_sentence(actor: Option<Actor>, old: Option<&TraceKind>, new: &TraceKind)
     }
 }
 
+/// Whether `e` is the deletion that goes with an eviction written in the same step: the taint
+/// manager marks the pod (a DisruptionTarget condition) and deletes it in one go, and that is
+/// one change to say, not two.
+fn eviction_follows_up(e: &TraceEntry, step: &[TraceEntry]) -> bool {
+    let TraceKind::Pod {
+        namespace,
+        name,
+        event: PodEvent::Terminating,
+        ..
+    } = &e.kind
+    else {
+        return false;
+    };
+    step.iter().any(|o| {
+        matches!(&o.kind, TraceKind::Pod { namespace: n, name: p, event: PodEvent::Evicted, .. }
+            if n == namespace && p == name)
+    })
+}
+
+/// What became of a node's labels (`key=value` each, by key): "labeled worker2 with k=v",
+/// "changed label k on worker2 to v", "removed label k from worker2".
+fn label_changes(node: &str, old: &[String], new: &[String]) -> Vec<String> {
+    let split = |l: &String| {
+        let (k, v) = l.split_once('=').unwrap_or((l.as_str(), ""));
+        (k.to_string(), v.to_string())
+    };
+    let old: std::collections::BTreeMap<String, String> = old.iter().map(split).collect();
+    let new: std::collections::BTreeMap<String, String> = new.iter().map(split).collect();
+    let mut added = Vec::new();
+    let mut changed = Vec::new();
+    for (k, v) in &new {
+        match old.get(k) {
+            None => added.push(format!("{k}={v}")),
+            Some(was) if was != v => changed.push(format!("changed label {k} on {node} to {v:?}")),
+            Some(_) => {}
+        }
+    }
+    let removed: Vec<&str> = old
+        .keys()
+        .filter(|k| !new.contains_key(*k))
+        .map(String::as_str)
+        .collect();
+    let mut out = Vec::new();
+    if !added.is_empty() {
+        out.push(format!("labeled {node} with {}", added.join(", ")));
+    }
+    out.extend(changed);
+    if !removed.is_empty() {
+        out.push(format!("removed label {} from {node}", removed.join(", ")));
+    }
+    out
+}
+
 /// The caption of one step: `entries` are the trace entries it wrote (after `earlier`, the
 /// trace before it), `lines` the script lines it ran, `c` the cluster after it.
 /// `counters` says whether a DaemonSet's counters changed. None when nothing visible happened.
@@ -272,7 +375,10 @@ pub fn caption(
     counters: bool,
     c: &Cluster,
 ) -> Option<Caption> {
-    let visible: Vec<&TraceEntry> = entries.iter().filter(|e| is_visible(e)).collect();
+    let visible: Vec<&TraceEntry> = entries
+        .iter()
+        .filter(|e| is_visible(e) && !eviction_follows_up(e, entries))
+        .collect();
     if visible.is_empty() && !counters {
         return None;
     }
@@ -280,6 +386,16 @@ pub fn caption(
     // Sentences, in order, with repeats of the same kind of change folded.
     let mut sentences: Vec<(String, String)> = Vec::new(); // (group key, sentence)
     let mut last_key = String::new();
+    let mut run_start = 0;
+    // The node's state before `visible[i]`: its last entry before that, in this step or earlier.
+    let node_before = |i: usize, name: &str| {
+        visible[..i]
+            .iter()
+            .rev()
+            .map(|e| &e.kind)
+            .find(|k| matches!(k, TraceKind::Node { name: n, .. } if n == name))
+            .or_else(|| previous_node_entry(earlier, name))
+    };
     for (i, e) in visible.iter().enumerate() {
         let key = match &e.kind {
             TraceKind::Pod { event, .. } => format!("pod {event:?}"),
@@ -287,33 +403,31 @@ pub fn caption(
             TraceKind::DaemonSet { name, .. } => format!("ds {name}"),
             _ => continue,
         };
-        // A run of the same kind of change is said once (with a count), and worded once: the
-        // wording looks at the whole cluster.
         if key == last_key {
-            sentences.push((key, String::new()));
+            if let TraceKind::Node { name, .. } = &e.kind {
+                // Several writes to one node (two script lines at one instant, say) are one
+                // change: from its state before the first to its state after the last.
+                let s = node_sentence(actor, node_before(run_start, name), &e.kind);
+                if let Some(last) = sentences.last_mut() {
+                    last.1 = s;
+                }
+            } else {
+                // A run of the same kind of pod change is said once, with a count, and worded
+                // once: the wording looks at the whole cluster.
+                sentences.push((key, String::new()));
+            }
             continue;
         }
         last_key = key.clone();
+        run_start = i;
         let (key, s) = match &e.kind {
-            TraceKind::Pod {
-                namespace,
-                name,
-                node,
-                event,
-                ..
-            } => (
-                format!("pod {event:?}"),
-                pod_sentence(c, actor, namespace, name, node, *event),
-            ),
-            TraceKind::Node { name, .. } => {
-                let old = visible[..i]
-                    .iter()
-                    .rev()
-                    .map(|e| &e.kind)
-                    .find(|k| matches!(k, TraceKind::Node { name: n, .. } if n == name))
-                    .or_else(|| previous_node_entry(earlier, name));
-                (format!("node {name}"), node_sentence(actor, old, &e.kind))
+            TraceKind::Pod { event, .. } => {
+                (format!("pod {event:?}"), pod_sentence(c, actor, &e.kind))
             }
+            TraceKind::Node { name, .. } => (
+                format!("node {name}"),
+                node_sentence(actor, node_before(i, name), &e.kind),
+            ),
             TraceKind::DaemonSet {
                 name,
                 event,
@@ -357,14 +471,22 @@ pub fn caption(
     if text.is_empty() && counters {
         text = status_sentence(c);
     }
-    let edit = lines.iter().rfind(|r| {
-        r.ok && !r.command.starts_with("sleep")
-            && crate::playback::command_kind(&r.command) == crate::playback::CommandKind::Edit
-    });
-    let (who, text) = match edit {
+    // The edits this step ran (two script lines at one instant are one step), in order.
+    let edits: Vec<&Record> = lines
+        .iter()
+        .filter(|r| {
+            r.ok && !r.command.starts_with("sleep")
+                && crate::playback::command_kind(&r.command) == crate::playback::CommandKind::Edit
+        })
+        .collect();
+    let (who, text) = match edits.last() {
         Some(r) if report.is_none() || !visible.is_empty() => {
             let who = if r.line == 0 { "you" } else { "script" };
-            (who.to_string(), format!("{who}: {}: {text}", r.command))
+            let commands: Vec<&str> = edits.iter().map(|r| r.command.as_str()).collect();
+            (
+                who.to_string(),
+                format!("{who}: {}: {text}", commands.join(", then ")),
+            )
         }
         _ => (actor.map_or("cluster", Actor::as_str).to_string(), text),
     };

@@ -527,3 +527,77 @@ fn an_edit_of_many_commands_runs_them_as_one_change_and_as_injecting_each_would(
     assert_eq!(extra(&again), 0, "one step back is before the edit");
     assert!(again.elapsed() <= 12.5);
 }
+
+/// A step says each change once: the taint manager marks a pod and deletes it in one step, and
+/// that is one eviction, not "evicted …; evicted …".
+#[test]
+fn no_caption_says_the_same_thing_twice() {
+    for (id, _, _) in common::presets() {
+        for caption in captions(id, 40.0) {
+            let parts: Vec<&str> = caption.split("; ").collect();
+            for pair in parts.windows(2) {
+                assert_ne!(pair[0], pair[1], "{id}: {caption}");
+            }
+        }
+    }
+    let caps = captions("f3-taints", 6.0);
+    has(&caps, "taint manager evicted f3-");
+}
+
+/// Two script lines at one instant are one step: the caption names both commands and says what
+/// they did together, not the first one's effect under the second one's name.
+#[test]
+fn a_step_of_two_edits_names_both_and_their_effect() {
+    let caps = captions("f3-taints", 6.0);
+    has(
+        &caps,
+        "script: kubectl taint node worker k42=x:NoSchedule-, then kubectl taint node worker \
+         k42=x:NoExecute: ",
+    );
+    let step = caps
+        .iter()
+        .find(|c| c.contains("k42=x:NoSchedule-, then"))
+        .expect("the step");
+    assert!(
+        step.contains("tainted worker with k42=x:NoExecute"),
+        "{step}"
+    );
+    assert!(
+        step.contains("removed taint k42=x:NoSchedule from worker"),
+        "{step}"
+    );
+    assert!(!step.contains("more like it"), "{step}");
+}
+
+/// A label edit says which label (the node selector's story in F-2 is all about labels), and
+/// a pod the controller deletes at once (failed, or never started) says why, like one it
+/// deletes gracefully.
+#[test]
+fn captions_name_labels_and_immediate_deletions() {
+    let caps = captions("f2-node-labels", 12.0);
+    has(
+        &caps,
+        "script: kubectl label node worker2 k42=yes: labeled worker2 with k42=yes",
+    );
+    has(&caps, "removed label k42 from worker2");
+    assert!(
+        !caps.iter().any(|c| c.contains(" changed")),
+        "{}",
+        caps.join("\n")
+    );
+
+    let caps = captions("failed-pod-backoff", 5.0);
+    has(&caps, "controller deleted flaky-");
+    has(&caps, "on worker2: the pod failed; a new one replaces it");
+    // R-RU-8: the undo deletes the not-ready pod of the bad revision outside the budget.
+    let caps = captions("rollback-without-restarts", 30.0);
+    has(
+        &caps,
+        ": rolling update: old pod not available, replaced at once (",
+    );
+    assert!(
+        caps.iter().all(|c| !c.ends_with(" deleted")),
+        "{}",
+        caps.join("\n")
+    );
+}
