@@ -120,6 +120,15 @@ fn decision(n: &NodeModel) -> &'static str {
     }
 }
 
+/// Whether the first DaemonSet would place no pod here but lets the one it has keep running.
+fn keeps_its_pod(n: &NodeModel) -> bool {
+    n.verdicts.first().is_some_and(|(ds, e)| {
+        !e.decision.should_run
+            && e.decision.should_continue_running
+            && n.pods.iter().any(|p| p.owner.as_ref() == Some(ds))
+    })
+}
+
 /// A node that exists and is not Ready (a deleted node has a look of its own).
 fn not_ready(n: &NodeModel) -> bool {
     n.deleted.is_none() && !n.status.starts_with("Ready")
@@ -235,14 +244,22 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
         "deleted" => ("node deleted", "badge deleted"),
         "refused" => ("pod refused", "badge refused"),
         "pod" => ("pod", "badge pod"),
+        // shouldRun false but shouldContinueRunning true with the pod still there (a new
+        // NoSchedule taint, an unreachable node): "no pod" beside a running pod would mislead.
+        "no-pod" if keeps_its_pod(n) => ("pod stays", "badge no-pod"),
         "no-pod" => ("no pod", "badge no-pod"),
         _ => ("no DaemonSet", "badge none"),
     };
     let not_ready = not_ready(n);
+    // Which DaemonSet the badge speaks for (the first; Explain lists them all).
+    let badge_title = n
+        .verdicts
+        .first()
+        .map(|(ds, e)| format!("DaemonSet {ds}: {}", e.summary));
     view! {
         <header>
             <h4>{n.name.clone()}</h4>
-            <span class=badge_class>{badge}</span>
+            <span class=badge_class title=badge_title>{badge}</span>
         </header>
         <p class="node-meta">
             <span class="role">{n.role}</span>
