@@ -129,6 +129,30 @@ test('tainting worker with NoExecute in the UI evicts its pod and DESIRED become
   assert.deepEqual(problems, []);
 });
 
+test('a NoSchedule taint keeps the pod: the card says "pod stays", not "no pod"', async () => {
+  const { page, problems } = await open();
+  const settled = await playUntil(page, 8, async () => (await cell(page, 'fluentd', 'ready')) === '4');
+  assert.ok(settled, 'the default preset settles first');
+  const worker = page.locator('article.node[data-node="worker"]');
+  await worker.click();
+  await page.getByLabel('Taint', { exact: true }).fill('dedicated=db:NoSchedule');
+  await page.getByRole('button', { name: 'Add taint' }).click();
+  // shouldRun is false, shouldContinueRunning true (R-ELG): DESIRED drops, the pod stays and
+  // counts as misscheduled.
+  const seen = await playUntil(
+    page,
+    1,
+    async () => (await cell(page, 'fluentd', 'desired')) === '3',
+    20_000,
+  );
+  assert.ok(seen, 'DESIRED becomes 3');
+  assert.equal(await cell(page, 'fluentd', 'misscheduled'), '1');
+  assert.equal(await worker.locator('li.pod').count(), 1, 'the pod is still on worker');
+  assert.equal((await worker.locator('.badge').textContent())?.trim(), 'pod stays');
+  assert.match(await worker.locator('.badge').getAttribute('title'), /^DaemonSet fluentd: /);
+  assert.deepEqual(problems, []);
+});
+
 test('`kubectl get ds` in the terminal matches the counters', async () => {
   const { page, problems } = await open();
   await playUntil(page, 8, async () => (await cell(page, 'fluentd', 'ready')) === '4');
@@ -233,8 +257,23 @@ test('the chart draws a band per counter, each ending at the counter\'s value no
       assert.match(await band.locator('path.series').getAttribute('d'), /^M[\d.]+,[\d.]+/, `${s} has a line ${when}`);
     }
   };
-  // Mid-rollout, when the counters differ, and settled.
-  await playUntil(page, 4, async () => (await cell(page, 'ru1', 'unavailable')) === '1');
+  // Mid-rollout, when the counters differ. Stepping stops exactly there; playing until the
+  // poller sees it and then pausing could land past it (and did, on a slow machine).
+  const reached = await page.evaluate(() => {
+    const step = document.querySelector('button.step');
+    const cell = (c) => document.querySelector(`tr[data-ds="ru1"] td[data-col="${c}"]`)?.textContent.trim();
+    return (async () => {
+      for (let i = 0; i < 2000; i++) {
+        const updated = Number(cell('up-to-date'));
+        if (updated >= 1 && updated < Number(cell('desired')) && cell('unavailable') === '1') return true;
+        if (/nothing more happens/.test(document.querySelector('[data-testid=caption]').textContent)) return false;
+        step.click();
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      return false;
+    })();
+  });
+  assert.ok(reached, 'stepping reaches the middle of the rollout');
   await check('mid-rollout');
   const label = await page.locator('.chart svg').getAttribute('aria-label');
   assert.match(label, /at t = [\d.]+s: DESIRED \d+, CURRENT \d+, READY \d+, UP-TO-DATE \d+, AVAILABLE \d+, UNAVAILABLE 1$/);
