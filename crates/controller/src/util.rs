@@ -196,14 +196,25 @@ pub fn is_pod_updated(pod: &Pod, hash: &str, template_generation: Option<i64>) -
         })
 }
 
-/// `s == g.to_string()`, without allocating (this runs per pod, several times per sync).
+/// `s == g.to_string()`, without allocating (this runs per pod, several times per sync): the
+/// digits are compared from the last, with no formatting (and so no `io::Error` text in the page).
 fn is_decimal_of(s: &str, g: i64) -> bool {
-    use std::io::Write;
-    let mut buf = [0u8; 20]; // i64::MIN is 20 characters
-    let mut w = &mut buf[..];
-    write!(w, "{g}").expect("an i64 fits in 20 bytes");
-    let len = 20 - w.len();
-    s.as_bytes() == &buf[..len]
+    let digits = match (g < 0, s.strip_prefix('-')) {
+        (true, Some(d)) => d,
+        (true, None) => return false,
+        (false, _) => s,
+    };
+    let mut rest = g.unsigned_abs();
+    let mut bytes = digits.bytes().rev();
+    loop {
+        match bytes.next() {
+            Some(b) if u64::from(b) == u64::from(b'0') + rest % 10 => rest /= 10,
+            _ => return false,
+        }
+        if rest == 0 {
+            return bytes.next().is_none();
+        }
+    }
 }
 
 /// `intstr.GetScaledValueFromIntOrPercent` with round-up (R-RU-2).
@@ -286,6 +297,12 @@ mod tests {
         for g in [0, 1, -1, 7, 10, 42, -300, i64::MAX, i64::MIN] {
             assert!(is_decimal_of(&g.to_string(), g), "{g}");
         }
+        // Every pair from a small range: true exactly when the text is the number's.
+        for g in -120..=120i64 {
+            for n in -120..=120i64 {
+                assert_eq!(is_decimal_of(&n.to_string(), g), n == g, "{n} vs {g}");
+            }
+        }
         for (s, g) in [
             ("01", 1),
             ("+1", 1),
@@ -293,6 +310,13 @@ mod tests {
             ("", 0),
             ("1 ", 1),
             ("12", 1),
+            ("-5", 5),
+            ("5", -5),
+            ("--5", -5),
+            ("-", 0),
+            ("1-", 1),
+            ("100", 10),
+            ("010", 10),
         ] {
             assert!(!is_decimal_of(s, g), "{s:?} vs {g}");
         }
