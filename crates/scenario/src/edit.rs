@@ -186,13 +186,28 @@ fn check_taint(s: &str) -> Result<(), String> {
     )
 }
 
-fn namespaced(namespace: &str) -> Result<String, String> {
+/// ` -n NAMESPACE` for a pod outside `default` (nothing for `default`).
+fn namespace_flag(namespace: &str) -> String {
     if namespace.is_empty() || namespace == "default" {
-        Ok(String::new())
+        String::new()
     } else {
-        check_name("namespace", namespace)?;
-        Ok(format!(" -n {namespace}"))
+        format!(" -n {namespace}")
     }
+}
+
+/// `node add`'s flags: ` --label l`… ` --taint t`… ` --capacity c` (a blank capacity is none).
+fn node_flags(labels: &[String], taints: &[String], capacity: Option<&str>) -> String {
+    let mut flags = String::new();
+    for l in labels {
+        flags.push_str(&format!(" --label {l}"));
+    }
+    for t in taints {
+        flags.push_str(&format!(" --taint {t}"));
+    }
+    if let Some(c) = capacity.filter(|c| !c.trim().is_empty()) {
+        flags.push_str(&format!(" --capacity {c}"));
+    }
+    flags
 }
 
 impl Edit {
@@ -200,10 +215,29 @@ impl Edit {
     /// a hint, before anything runs). `existing_nodes` are the nodes there now, so that new
     /// nodes get free names.
     pub fn commands(&self, existing_nodes: &[String]) -> Result<Vec<String>, String> {
-        let node_cmd = |node: &str, f: &dyn Fn(&str) -> String| -> Result<Vec<String>, String> {
-            check_name("node name", node)?;
-            Ok(vec![f(node)])
-        };
+        self.check()?;
+        Ok(match self {
+            Edit::AddNodes {
+                prefix,
+                count,
+                labels,
+                taints,
+                capacity,
+            } => {
+                let flags = node_flags(labels, taints, capacity.as_deref());
+                let taken = sort::set(existing_nodes.iter().map(String::as_str));
+                let names = std::iter::once(prefix.clone())
+                    .chain((2..).map(|i| format!("{prefix}{i}")))
+                    .filter(|n| !taken.contains(n.as_str()))
+                    .take(*count);
+                names.map(|n| format!("node add {n}{flags}")).collect()
+            }
+            _ => vec![self.to_string()],
+        })
+    }
+
+    /// Every name, label, taint and count of the edit is one a script line can carry.
+    fn check(&self) -> Result<(), String> {
         match self {
             Edit::AddNodes {
                 prefix,
@@ -224,70 +258,93 @@ impl Edit {
                 for t in taints {
                     check_taint(t)?;
                 }
-                let mut flags = String::new();
-                for l in labels {
-                    flags.push_str(&format!(" --label {l}"));
-                }
-                for t in taints {
-                    flags.push_str(&format!(" --taint {t}"));
-                }
-                if let Some(c) = capacity.as_deref().filter(|c| !c.trim().is_empty()) {
-                    check_word(
+                match capacity.as_deref().filter(|c| !c.trim().is_empty()) {
+                    Some(c) => check_word(
                         "capacity",
                         c,
                         |ch| label_char(ch) || matches!(ch, '=' | ','),
                         "cpu=4,memory=8Gi,pods=110",
-                    )?;
-                    flags.push_str(&format!(" --capacity {c}"));
+                    ),
+                    None => Ok(()),
                 }
-                let taken = sort::set(existing_nodes.iter().map(String::as_str));
-                let names = std::iter::once(prefix.clone())
-                    .chain((2..).map(|i| format!("{prefix}{i}")))
-                    .filter(|n| !taken.contains(n.as_str()))
-                    .take(*count);
-                Ok(names.map(|n| format!("node add {n}{flags}")).collect())
             }
-            Edit::RemoveNode { node } => node_cmd(node, &|n| format!("node remove {n}")),
             Edit::Label { node, key, value } => {
                 check_word("label key", key, label_char, "disk")?;
-                match value {
-                    Some(v) => {
-                        check_label(&format!("{key}={v}"))?;
-                        node_cmd(node, &|n| {
-                            format!("kubectl label node {n} {key}={v} --overwrite")
-                        })
-                    }
-                    None => node_cmd(node, &|n| format!("kubectl label node {n} {key}-")),
+                if let Some(v) = value {
+                    check_label(&format!("{key}={v}"))?;
+                }
+                check_name("node name", node)
+            }
+            Edit::Taint { node, taint, .. } => {
+                check_taint(taint)?;
+                check_name("node name", node)
+            }
+            Edit::RemoveNode { node }
+            | Edit::Cordon { node }
+            | Edit::Uncordon { node }
+            | Edit::StopKubelet { node }
+            | Edit::StartKubelet { node } => check_name("node name", node),
+            Edit::FailPod { namespace, pod } | Edit::DeletePod { namespace, pod } => {
+                check_name("pod name", pod)?;
+                if namespace_flag(namespace).is_empty() {
+                    Ok(())
+                } else {
+                    check_name("namespace", namespace)
                 }
             }
+        }
+    }
+}
+
+/// The command the edit stands for, as a script line, unchecked: what a refused edit is
+/// called in the caption and the terminal. `node add` names its prefix and says how many.
+impl std::fmt::Display for Edit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Edit::AddNodes {
+                prefix,
+                count,
+                labels,
+                taints,
+                capacity,
+            } => {
+                let flags = node_flags(labels, taints, capacity.as_deref());
+                write!(f, "node add {prefix}{flags}")?;
+                if *count != 1 {
+                    write!(f, " ({count} nodes)")?;
+                }
+                Ok(())
+            }
+            Edit::RemoveNode { node } => write!(f, "node remove {node}"),
+            Edit::Label {
+                node,
+                key,
+                value: Some(v),
+            } => write!(f, "kubectl label node {node} {key}={v} --overwrite"),
+            Edit::Label {
+                node,
+                key,
+                value: None,
+            } => write!(f, "kubectl label node {node} {key}-"),
             Edit::Taint {
                 node,
                 taint,
-                remove,
-            } => {
-                check_taint(taint)?;
-                if *remove {
-                    node_cmd(node, &|n| format!("kubectl taint node {n} {taint}-"))
-                } else {
-                    node_cmd(node, &|n| {
-                        format!("kubectl taint node {n} {taint} --overwrite")
-                    })
-                }
-            }
-            Edit::Cordon { node } => node_cmd(node, &|n| format!("kubectl cordon {n}")),
-            Edit::Uncordon { node } => node_cmd(node, &|n| format!("kubectl uncordon {n}")),
-            Edit::StopKubelet { node } => node_cmd(node, &|n| format!("node stop {n}")),
-            Edit::StartKubelet { node } => node_cmd(node, &|n| format!("node start {n}")),
+                remove: true,
+            } => write!(f, "kubectl taint node {node} {taint}-"),
+            Edit::Taint {
+                node,
+                taint,
+                remove: false,
+            } => write!(f, "kubectl taint node {node} {taint} --overwrite"),
+            Edit::Cordon { node } => write!(f, "kubectl cordon {node}"),
+            Edit::Uncordon { node } => write!(f, "kubectl uncordon {node}"),
+            Edit::StopKubelet { node } => write!(f, "node stop {node}"),
+            Edit::StartKubelet { node } => write!(f, "node start {node}"),
             Edit::FailPod { namespace, pod } => {
-                check_name("pod name", pod)?;
-                Ok(vec![format!("pod fail {pod}{}", namespaced(namespace)?)])
+                write!(f, "pod fail {pod}{}", namespace_flag(namespace))
             }
             Edit::DeletePod { namespace, pod } => {
-                check_name("pod name", pod)?;
-                Ok(vec![format!(
-                    "kubectl delete pod {pod}{}",
-                    namespaced(namespace)?
-                )])
+                write!(f, "kubectl delete pod {pod}{}", namespace_flag(namespace))
             }
         }
     }

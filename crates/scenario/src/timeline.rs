@@ -636,7 +636,7 @@ impl Timeline {
             .filter_map(|n| n.metadata.name.clone())
             .collect();
         let commands = edit.commands(&existing).map_err(|e| CommandError {
-            command: format!("{edit:?}"),
+            command: edit.to_string(),
             output: format!("error: {e}\n"),
         })?;
         self.complete_instant();

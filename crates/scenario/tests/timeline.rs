@@ -470,6 +470,27 @@ fn node_edits_become_the_commands_a_user_would_type_and_replay() {
         );
     }
     assert_eq!(tl.scenario().script, script);
+
+    // A refused edit is named as the script line it would be, never as Rust's Debug.
+    let refused = Edit::AddNodes {
+        prefix: "Bad_Name".into(),
+        count: 3,
+        labels: vec!["disk=ssd".into()],
+        taints: vec!["gpu=true:Sometimes".into()],
+        capacity: None,
+    };
+    let e = tl.apply_edit(&refused).expect_err("refused");
+    assert_eq!(
+        e.command,
+        "node add Bad_Name --label disk=ssd --taint gpu=true:Sometimes (3 nodes)"
+    );
+    let e = tl
+        .apply_edit(&Edit::FailPod {
+            namespace: "kube-system".into(),
+            pod: "Nope".into(),
+        })
+        .expect_err("refused");
+    assert_eq!(e.command, "pod fail Nope -n kube-system");
 }
 
 #[test]
