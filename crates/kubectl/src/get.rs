@@ -12,6 +12,7 @@ use crate::object::{self, format_label_selector, format_labels, Object};
 use crate::parse::{Command, ParseError};
 use crate::resource::{self, Resource};
 use crate::select::{FieldSelector, LabelSelector};
+use crate::sort_by::SortBy;
 use crate::table::{age, age_ts, TabWriter};
 use crate::{CommandResult, Fail};
 
@@ -142,15 +143,23 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
         }
     }
 
+    let sort_by = match cmd.flag("sort-by").filter(|f| !f.is_empty()) {
+        Some(f) => Some(SortBy::parse(f)?),
+        None => None,
+    };
     let mut res = CommandResult::default();
     let total: usize = groups.iter().map(|(_, v)| v.len()).sum();
     match &output {
         Output::Table { wide } => {
             let several = groups.len() > 1;
             let mut tables = Vec::new();
-            for (r, items) in &groups {
+            for (r, items) in &mut groups {
                 if items.is_empty() {
                     continue;
+                }
+                // A table per type, each sorted on its own.
+                if let Some(s) = &sort_by {
+                    s.sort(items, Object::to_json)?;
                 }
                 tables.push(table(
                     *r,
@@ -173,10 +182,16 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
             }
         }
         other => {
-            let items: Vec<Value> = groups
+            // One list of every type, sorted as a whole.
+            let mut rows: Vec<(Resource, &Object, Value)> = groups
                 .iter()
-                .flat_map(|(_, v)| v.iter().map(Object::to_json))
+                .flat_map(|(r, v)| v.iter().map(move |o| (*r, o, o.to_json())))
                 .collect();
+            if let Some(s) = &sort_by {
+                s.sort(&mut rows, |(_, _, v)| v.clone())?;
+            }
+            let names: Vec<(Resource, &Object)> = rows.iter().map(|(r, o, _)| (*r, *o)).collect();
+            let items: Vec<Value> = rows.into_iter().map(|(_, _, v)| v).collect();
             let doc = if single_item && items.len() == 1 {
                 items.into_iter().next().unwrap_or(Value::Null)
             } else {
@@ -202,11 +217,9 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
                     }
                 }
                 Output::Name => {
-                    for (r, items) in &groups {
-                        for o in items {
-                            res.stdout
-                                .push_str(&format!("{}/{}\n", r.singular(), o.name()));
-                        }
+                    for (r, o) in &names {
+                        res.stdout
+                            .push_str(&format!("{}/{}\n", r.singular(), o.name()));
                     }
                 }
                 Output::JsonPath(t) => {

@@ -37,6 +37,23 @@ pub fn render(template: &str, data: &Value) -> Result<String, String> {
     Ok(out)
 }
 
+/// For each of `items`, the first value the template's first path finds (`FindResults(…)[0][0]`
+/// in client-go), or `None` where it finds nothing. Missing keys are no error.
+pub(crate) fn first_values<'a>(
+    template: &str,
+    items: &'a [Value],
+) -> Result<Vec<Option<&'a Value>>, String> {
+    let pieces = parse(template).map_err(|e| format!("error parsing jsonpath {template}, {e}"))?;
+    let steps = pieces.iter().find_map(|p| match p {
+        Piece::Path(steps) => Some(steps),
+        _ => None,
+    });
+    Ok(items
+        .iter()
+        .map(|item| steps.and_then(|s| eval(s, item).into_iter().next()))
+        .collect())
+}
+
 fn parse(template: &str) -> Result<Vec<Piece>, String> {
     let mut stack: Vec<(Vec<Step>, Vec<Piece>)> = Vec::new();
     let mut cur: Vec<Piece> = Vec::new();

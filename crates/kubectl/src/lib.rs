@@ -22,6 +22,7 @@ mod patch;
 mod resource;
 mod rollout;
 mod select;
+mod sort_by;
 mod table;
 mod yaml;
 

@@ -93,6 +93,7 @@ impl Verb {
                     Flag::bool("all-namespaces", 'A'),
                     Flag::bool("show-labels", ' '),
                     Flag::bool("no-headers", ' '),
+                    Flag::value("sort-by", ' '),
                     Flag::bool("watch", 'w'),
                 ];
                 F

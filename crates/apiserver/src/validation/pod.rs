@@ -645,7 +645,7 @@ fn validate_resources(r: &ResourceRequirements, path: &Path) -> Vec<FieldError> 
 }
 
 /// The value of a resource quantity (`100m`, `1.5`, `128Mi`, `1e3`), or `None` if malformed.
-pub(crate) fn parse_quantity(s: &str) -> Option<f64> {
+pub fn parse_quantity(s: &str) -> Option<f64> {
     let s = s.trim();
     let split = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
