@@ -258,7 +258,7 @@ fn bad_script_lines_fail_with_kubectl_like_messages() {
         (
             "kubectl unknown flag",
             "kubectl get ds --colour",
-            "error: unknown flag: --colour\nSee 'kubectl get --help' for usage.\n  hint: `kubectl get` here understands: -o/--output, -l/--selector, --field-selector, -A/--all-namespaces, --show-labels, --no-headers, -w/--watch, -n/--namespace",
+            "error: unknown flag: --colour\nSee 'kubectl get --help' for usage.\n  hint: `kubectl get` here understands: -o/--output, -l/--selector, --field-selector, -A/--all-namespaces, --show-labels, --no-headers, --sort-by, -w/--watch, -n/--namespace",
         ),
         (
             "apply -f of a missing file",
