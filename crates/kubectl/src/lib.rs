@@ -145,5 +145,7 @@ fn execute(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
         Verb::RolloutHistory => rollout::history(api, cmd),
         Verb::RolloutUndo => rollout::undo(api, cmd),
         Verb::RolloutRestart => rollout::restart(api, cmd),
+        Verb::RolloutPause => rollout::pause_or_resume(api, cmd, "pausing"),
+        Verb::RolloutResume => rollout::pause_or_resume(api, cmd, "resuming"),
     }
 }

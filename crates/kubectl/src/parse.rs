@@ -57,6 +57,8 @@ pub enum Verb {
     RolloutHistory,
     RolloutUndo,
     RolloutRestart,
+    RolloutPause,
+    RolloutResume,
 }
 
 impl Verb {
@@ -80,6 +82,8 @@ impl Verb {
             Verb::RolloutHistory => "kubectl rollout history",
             Verb::RolloutUndo => "kubectl rollout undo",
             Verb::RolloutRestart => "kubectl rollout restart",
+            Verb::RolloutPause => "kubectl rollout pause",
+            Verb::RolloutResume => "kubectl rollout resume",
         }
     }
 
@@ -128,7 +132,11 @@ impl Verb {
                 const F: &[Flag] = &[Flag::bool("overwrite", ' ')];
                 F
             }
-            Verb::Cordon | Verb::Uncordon | Verb::RolloutRestart => {
+            Verb::Cordon
+            | Verb::Uncordon
+            | Verb::RolloutRestart
+            | Verb::RolloutPause
+            | Verb::RolloutResume => {
                 const F: &[Flag] = &[];
                 F
             }
@@ -413,6 +421,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             Some("history") => (Verb::RolloutHistory, &words[2..]),
             Some("undo") => (Verb::RolloutUndo, &words[2..]),
             Some("restart") => (Verb::RolloutRestart, &words[2..]),
+            Some("pause") => (Verb::RolloutPause, &words[2..]),
+            Some("resume") => (Verb::RolloutResume, &words[2..]),
             Some(other) if !other.starts_with('-') => {
                 return Err(unknown_command(
                     other,

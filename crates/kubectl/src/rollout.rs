@@ -1,4 +1,4 @@
-//! `kubectl rollout status|history|undo|restart` for DaemonSets (R-KC-1..7), from
+//! `kubectl rollout status|history|undo|restart|pause|resume` for DaemonSets (R-KC-1..7), from
 //! `polymorphichelpers/{rollout_status,history,rollback}.go` and `pkg/cmd/rollout`.
 
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
@@ -360,6 +360,32 @@ pub(crate) fn restart(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult,
     Ok(CommandResult::out(format!(
         "daemonset.apps/{name} restarted\n"
     )))
+}
+
+/// `kubectl rollout pause|resume`: only Deployments can be paused, so kubectl fetches the
+/// object and refuses it (`daemonsets.apps "x" pausing is not supported`). Changes nothing.
+pub(crate) fn pause_or_resume(
+    api: &mut dyn Api,
+    cmd: &Command,
+    doing: &str,
+) -> Result<CommandResult, Fail> {
+    let ((r, name), rest) =
+        resource::single(&cmd.args, cmd.verb.path().trim_start_matches("kubectl "))?;
+    if let Some(extra) = rest.first() {
+        return Err(Fail::new(format!("error: unexpected argument {extra:?}"))
+            .hint(format!("`{}` takes one object: ds/NAME", cmd.verb.path())));
+    }
+    if object::get(api, r, cmd.namespace(), &name).is_none() {
+        return Err(ApiError::not_found(r.plural(), &name).into());
+    }
+    Err(Fail::new(format!(
+        "error: {} {name:?} {doing} is not supported",
+        r.plural()
+    ))
+    .hint(
+        "a DaemonSet's rollout cannot be paused: it moves as maxUnavailable/maxSurge allow; \
+             with updateStrategy OnDelete pods change only when you delete them",
+    ))
 }
 
 /// The pod template a revision records, decoded as the API server decodes it.

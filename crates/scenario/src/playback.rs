@@ -74,7 +74,10 @@ pub fn command_kind(command: &str) -> CommandKind {
             kubectl::Verb::Get
             | kubectl::Verb::Describe
             | kubectl::Verb::RolloutStatus
-            | kubectl::Verb::RolloutHistory,
+            | kubectl::Verb::RolloutHistory
+            // Refused for DaemonSets: they change nothing.
+            | kubectl::Verb::RolloutPause
+            | kubectl::Verb::RolloutResume,
         ) => CommandKind::ReadOnly,
         _ => CommandKind::Edit,
     }
