@@ -8,6 +8,7 @@ use k8s_openapi::jiff::Timestamp;
 use serde_json::Value;
 
 use crate::api::{Api, ApiError};
+use crate::columns::Columns;
 use crate::object::{self, format_label_selector, format_labels, Object};
 use crate::parse::{Command, ParseError};
 use crate::resource::{self, Resource};
@@ -17,13 +18,14 @@ use crate::table::{age, age_ts, TabWriter};
 use crate::{CommandResult, Fail};
 
 /// How to print what was found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) enum Output {
     Table { wide: bool },
     Yaml,
     Json,
     Name,
     JsonPath(String),
+    CustomColumns(Columns),
 }
 
 pub(crate) fn output_format(cmd: &Command) -> Result<Output, Fail> {
@@ -36,7 +38,11 @@ pub(crate) fn output_format(cmd: &Command) -> Result<Output, Fail> {
         "json" => Output::Json,
         "name" => Output::Name,
         other => {
-            if let Some(t) = other
+            if let Some(spec) = other.strip_prefix("custom-columns=") {
+                Output::CustomColumns(Columns::parse(spec)?)
+            } else if other == "custom-columns" {
+                Output::CustomColumns(Columns::parse("")?)
+            } else if let Some(t) = other
                 .strip_prefix("jsonpath=")
                 .or_else(|| other.strip_prefix("jsonpath-as-json="))
             {
@@ -48,9 +54,9 @@ pub(crate) fn output_format(cmd: &Command) -> Result<Output, Fail> {
                 );
             } else {
                 return Err(Fail::new(format!(
-                    "error: unable to match a printer suitable for the output format {other:?}, allowed formats are: json,jsonpath,jsonpath-as-json,jsonpath-file,name,yaml,wide"
+                    "error: unable to match a printer suitable for the output format {other:?}, allowed formats are: custom-columns,json,jsonpath,jsonpath-as-json,jsonpath-file,name,yaml,wide"
                 ))
-                .hint("the playground prints -o wide, yaml, json, name and jsonpath=TEMPLATE"));
+                .hint("the playground prints -o wide, yaml, json, name, jsonpath=TEMPLATE and custom-columns=HEADER:PATH,…"));
             }
         }
     })
@@ -192,6 +198,11 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
             }
             let names: Vec<(Resource, &Object)> = rows.iter().map(|(r, o, _)| (*r, *o)).collect();
             let items: Vec<Value> = rows.into_iter().map(|(_, _, v)| v).collect();
+            // Custom columns read each item; the other printers read the list `doc` below.
+            let columns_text = match other {
+                Output::CustomColumns(columns) => columns.render(&items, cmd.is_set("no-headers")),
+                _ => String::new(),
+            };
             let doc = if single_item && items.len() == 1 {
                 items.into_iter().next().unwrap_or(Value::Null)
             } else {
@@ -229,6 +240,11 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
                                 "templates look like {.status.numberReady} or {.items[*].metadata.name}",
                             )
                         })?;
+                    }
+                }
+                Output::CustomColumns(_) => {
+                    if total > 0 || errors.is_empty() {
+                        res.stdout = columns_text;
                     }
                 }
                 Output::Table { .. } => {}

@@ -37,21 +37,35 @@ pub fn render(template: &str, data: &Value) -> Result<String, String> {
     Ok(out)
 }
 
-/// For each of `items`, the first value the template's first path finds (`FindResults(…)[0][0]`
-/// in client-go), or `None` where it finds nothing. Missing keys are no error.
-pub(crate) fn first_values<'a>(
-    template: &str,
-    items: &'a [Value],
-) -> Result<Vec<Option<&'a Value>>, String> {
-    let pieces = parse(template).map_err(|e| format!("error parsing jsonpath {template}, {e}"))?;
-    let steps = pieces.iter().find_map(|p| match p {
-        Piece::Path(steps) => Some(steps),
-        _ => None,
-    });
-    Ok(items
-        .iter()
-        .map(|item| steps.and_then(|s| eval(s, item).into_iter().next()))
-        .collect())
+/// kubectl's `RelaxedJSONPathExpression`: `a.b`, `.a.b`, `{a.b}` and `{.a.b}` all mean `{.a.b}`.
+pub(crate) fn relaxed(input: &str) -> Result<String, String> {
+    let braced = input.strip_prefix('{').and_then(|r| r.strip_suffix('}'));
+    let inner = braced.unwrap_or(input);
+    let inner = inner.strip_prefix('.').unwrap_or(inner);
+    if inner.is_empty() || inner.contains(['{', '}']) {
+        return Err("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'".into());
+    }
+    Ok(format!("{{.{inner}}}"))
+}
+
+/// A template's first `{…}` path, parsed once to run on many objects (`--sort-by`,
+/// `-o custom-columns`). Missing keys find nothing; they are no error.
+pub(crate) struct Finder(Option<Vec<Step>>);
+
+impl Finder {
+    pub(crate) fn new(template: &str) -> Result<Finder, String> {
+        let pieces =
+            parse(template).map_err(|e| format!("error parsing jsonpath {template}, {e}"))?;
+        Ok(Finder(pieces.into_iter().find_map(|p| match p {
+            Piece::Path(steps) => Some(steps),
+            _ => None,
+        })))
+    }
+
+    /// Every value the path finds in `data` (client-go's `FindResults(data)[0]`).
+    pub(crate) fn find<'a>(&self, data: &'a Value) -> Vec<&'a Value> {
+        self.0.as_ref().map(|s| eval(s, data)).unwrap_or_default()
+    }
 }
 
 fn parse(template: &str) -> Result<Vec<Piece>, String> {

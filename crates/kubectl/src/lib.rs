@@ -12,6 +12,7 @@
 //! - Never panics on any input line.
 
 mod api;
+mod columns;
 mod describe;
 mod get;
 mod jsonpath;

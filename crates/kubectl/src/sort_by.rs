@@ -7,11 +7,13 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
+use crate::jsonpath::Finder;
 use crate::Fail;
 
 /// A parsed `--sort-by` field, as kubectl's `RelaxedJSONPathExpression` writes it (`{.a.b}`).
 pub(crate) struct SortBy {
     field: String,
+    finder: Finder,
 }
 
 /// What one object's field holds, for ordering.
@@ -28,18 +30,12 @@ enum Key<'a> {
 impl SortBy {
     /// `metadata.name`, `.metadata.name` and `{.metadata.name}` are the same field.
     pub(crate) fn parse(input: &str) -> Result<SortBy, Fail> {
-        let braced = input.strip_prefix('{').and_then(|r| r.strip_suffix('}'));
-        let inner = braced.unwrap_or(input);
-        let inner = inner.strip_prefix('.').unwrap_or(inner);
-        if inner.is_empty() || inner.contains(['{', '}']) {
-            return Err(Fail::new(
-                "error: unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'",
-            )
-            .hint("e.g. --sort-by=.metadata.creationTimestamp or --sort-by=.spec.nodeName"));
-        }
-        let field = format!("{{.{inner}}}");
-        crate::jsonpath::first_values(&field, &[]).map_err(|e| Fail::new(format!("error: {e}")))?;
-        Ok(SortBy { field })
+        let field = crate::jsonpath::relaxed(input).map_err(|e| {
+            Fail::new(format!("error: {e}"))
+                .hint("e.g. --sort-by=.metadata.creationTimestamp or --sort-by=.spec.nodeName")
+        })?;
+        let finder = Finder::new(&field).map_err(|e| Fail::new(format!("error: {e}")))?;
+        Ok(SortBy { field, finder })
     }
 
     /// Sorts `items` by the field of each one's JSON (`json`); ties keep their order.
@@ -58,8 +54,10 @@ impl SortBy {
     /// The order of `objects` (their JSON) by the field: indices into `objects`, ties kept in
     /// the order given.
     fn order(&self, objects: &[Value]) -> Result<Vec<usize>, Fail> {
-        let found = crate::jsonpath::first_values(&self.field, objects)
-            .map_err(|e| Fail::new(format!("error: {e}")))?;
+        let found: Vec<Option<&Value>> = objects
+            .iter()
+            .map(|o| self.finder.find(o).into_iter().next())
+            .collect();
         if !objects.is_empty() && found.iter().all(Option::is_none) {
             return Err(Fail::new(format!(
                 "error: couldn't find any field with path {:?} in the list of objects",
