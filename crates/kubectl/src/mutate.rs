@@ -153,7 +153,14 @@ pub(crate) fn delete(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, 
     let targets = resource::targets(&cmd.args)?;
     let ns = cmd.namespace().to_string();
     let mut named = targets.named.clone();
-    if cmd.flag("selector").is_some() || cmd.flag("field-selector").is_some() {
+    // `--all` is the selector that matches everything of the types named.
+    let selecting =
+        cmd.is_set("all") || cmd.flag("selector").is_some() || cmd.flag("field-selector").is_some();
+    if selecting && targets.types.is_empty() && named.is_empty() {
+        return Err(Fail::new("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'")
+            .hint("name the type: `kubectl delete pods --all` or `kubectl delete pods -l app=NAME`"));
+    }
+    if selecting {
         let sel = crate::select::LabelSelector::parse(cmd.flag("selector").unwrap_or(""))
             .map_err(|e| Fail::new(format!("error: {e}")))?;
         for r in &targets.types {

@@ -117,6 +117,7 @@ impl Verb {
             Verb::Delete => {
                 const F: &[Flag] = &[
                     Flag::optional("cascade", "background"),
+                    Flag::bool("all", ' '),
                     Flag::value("filename", 'f'),
                     Flag::value("selector", 'l'),
                     Flag::value("field-selector", ' '),
