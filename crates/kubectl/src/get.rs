@@ -13,7 +13,7 @@ use crate::object::{self, format_label_selector, format_labels, Object};
 use crate::parse::{Command, ParseError};
 use crate::resource::{self, Resource};
 use crate::select::{FieldSelector, LabelSelector};
-use crate::sort_by::SortBy;
+use crate::sort_by::{self, SortBy};
 use crate::table::{age, age_ts, TabWriter};
 use crate::{CommandResult, Fail};
 
@@ -165,7 +165,8 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
                 }
                 // A table per type, each sorted on its own.
                 if let Some(s) = &sort_by {
-                    s.sort(items, Object::to_json)?;
+                    let json: Vec<Value> = items.iter().map(Object::to_json).collect();
+                    sort_by::arrange(items, &s.order(&json)?);
                 }
                 tables.push(table(
                     *r,
@@ -189,15 +190,16 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
         }
         other => {
             // One list of every type, sorted as a whole.
-            let mut rows: Vec<(Resource, &Object, Value)> = groups
+            let mut names: Vec<(Resource, &Object)> = groups
                 .iter()
-                .flat_map(|(r, v)| v.iter().map(move |o| (*r, o, o.to_json())))
+                .flat_map(|(r, v)| v.iter().map(move |o| (*r, o)))
                 .collect();
+            let mut items: Vec<Value> = names.iter().map(|(_, o)| o.to_json()).collect();
             if let Some(s) = &sort_by {
-                s.sort(&mut rows, |(_, _, v)| v.clone())?;
+                let order = s.order(&items)?;
+                sort_by::arrange(&mut names, &order);
+                sort_by::arrange(&mut items, &order);
             }
-            let names: Vec<(Resource, &Object)> = rows.iter().map(|(r, o, _)| (*r, *o)).collect();
-            let items: Vec<Value> = rows.into_iter().map(|(_, _, v)| v).collect();
             // Custom columns read each item; the other printers read the list `doc` below.
             let columns_text = match other {
                 Output::CustomColumns(columns) => columns.render(&items, cmd.is_set("no-headers")),

@@ -38,22 +38,9 @@ impl SortBy {
         Ok(SortBy { field, finder })
     }
 
-    /// Sorts `items` by the field of each one's JSON (`json`); ties keep their order.
-    pub(crate) fn sort<T>(
-        &self,
-        items: &mut Vec<T>,
-        json: impl Fn(&T) -> Value,
-    ) -> Result<(), Fail> {
-        let values: Vec<Value> = items.iter().map(json).collect();
-        let order = self.order(&values)?;
-        let mut slots: Vec<Option<T>> = items.drain(..).map(Some).collect();
-        items.extend(order.into_iter().filter_map(|i| slots[i].take()));
-        Ok(())
-    }
-
     /// The order of `objects` (their JSON) by the field: indices into `objects`, ties kept in
-    /// the order given.
-    fn order(&self, objects: &[Value]) -> Result<Vec<usize>, Fail> {
+    /// the order given. [`arrange`] puts a list in that order.
+    pub(crate) fn order(&self, objects: &[Value]) -> Result<Vec<usize>, Fail> {
         let found: Vec<Option<&Value>> = objects
             .iter()
             .map(|o| self.finder.find(o).into_iter().next())
@@ -129,6 +116,16 @@ impl SortBy {
     }
 }
 
+/// Puts `items` in `order` (a permutation of their indices, from [`SortBy::order`]).
+pub(crate) fn arrange<T>(items: &mut Vec<T>, order: &[usize]) {
+    let mut slots: Vec<Option<T>> = items.drain(..).map(Some).collect();
+    items.extend(
+        order
+            .iter()
+            .filter_map(|&i| slots.get_mut(i).and_then(Option::take)),
+    );
+}
+
 fn key(v: Option<&Value>) -> Key<'_> {
     match v {
         None | Some(Value::Null) => Key::Absent,
@@ -198,10 +195,7 @@ mod tests {
 
     fn sorted(field: &str, objects: &[Value]) -> Result<Vec<usize>, String> {
         let s = SortBy::parse(field).map_err(|f| f.message)?;
-        let mut idx: Vec<usize> = (0..objects.len()).collect();
-        s.sort(&mut idx, |&i| objects[i].clone())
-            .map_err(|f| f.message)?;
-        Ok(idx)
+        s.order(objects).map_err(|f| f.message)
     }
 
     #[test]
@@ -246,6 +240,13 @@ mod tests {
         // Ties keep the order given.
         let same = [json!({"k": "a", "id": 0}), json!({"k": "a", "id": 1})];
         assert_eq!(sorted(".k", &same), Ok(vec![0, 1]));
+    }
+
+    #[test]
+    fn arrange_puts_a_list_in_an_order() {
+        let mut v = vec!["a", "b", "c"];
+        arrange(&mut v, &[2, 0, 1]);
+        assert_eq!(v, ["c", "a", "b"]);
     }
 
     #[test]
