@@ -124,6 +124,9 @@ fn fill_namespace(m: &mut Manifest, cmd: &Command) -> Result<(), Fail> {
     Ok(())
 }
 
+/// kubectl's answer to `delete` with nothing to delete named.
+const NO_RESOURCES: &str = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
+
 pub(crate) fn delete(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
     let mut res = CommandResult::default();
     let cascade = match cmd.flag("cascade").unwrap_or("background") {
@@ -157,8 +160,9 @@ pub(crate) fn delete(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, 
     let selecting =
         cmd.is_set("all") || cmd.flag("selector").is_some() || cmd.flag("field-selector").is_some();
     if selecting && targets.types.is_empty() && named.is_empty() {
-        return Err(Fail::new("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'")
-            .hint("name the type: `kubectl delete pods --all` or `kubectl delete pods -l app=NAME`"));
+        return Err(Fail::new(NO_RESOURCES).hint(
+            "name the type: `kubectl delete pods --all` or `kubectl delete pods -l app=NAME`",
+        ));
     }
     if selecting {
         let sel = crate::select::LabelSelector::parse(cmd.flag("selector").unwrap_or(""))
@@ -191,7 +195,7 @@ pub(crate) fn delete(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, 
         }
     } else if named.is_empty() {
         return Err(Fail::new(if targets.types.is_empty() {
-            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".to_string()
+            NO_RESOURCES.to_string()
         } else {
             "error: resource(s) were provided, but no name was specified".to_string()
         })

@@ -12,9 +12,9 @@ use crate::resource::{self, Resource};
 use crate::table::TabWriter;
 use crate::{CommandResult, Fail};
 
-/// The DaemonSet a rollout command names.
-fn target(api: &dyn Api, cmd: &Command, what: &str) -> Result<DaemonSet, Fail> {
-    let ((r, name), rest) =
+/// The one object a rollout command names (`ds/NAME` or `ds NAME`), and nothing more.
+fn named_object(cmd: &Command) -> Result<(Resource, String), Fail> {
+    let (target, rest) =
         resource::single(&cmd.args, cmd.verb.path().trim_start_matches("kubectl "))?;
     if let Some(extra) = rest.first() {
         return Err(
@@ -24,6 +24,12 @@ fn target(api: &dyn Api, cmd: &Command, what: &str) -> Result<DaemonSet, Fail> {
             )),
         );
     }
+    Ok(target)
+}
+
+/// The DaemonSet a rollout command names.
+fn target(api: &dyn Api, cmd: &Command, what: &str) -> Result<DaemonSet, Fail> {
+    let (r, name) = named_object(cmd)?;
     if r != Resource::DaemonSet {
         let kind = match r {
             Resource::Pod => "Pod",
@@ -369,12 +375,7 @@ pub(crate) fn pause_or_resume(
     cmd: &Command,
     doing: &str,
 ) -> Result<CommandResult, Fail> {
-    let ((r, name), rest) =
-        resource::single(&cmd.args, cmd.verb.path().trim_start_matches("kubectl "))?;
-    if let Some(extra) = rest.first() {
-        return Err(Fail::new(format!("error: unexpected argument {extra:?}"))
-            .hint(format!("`{}` takes one object: ds/NAME", cmd.verb.path())));
-    }
+    let (r, name) = named_object(cmd)?;
     if object::get(api, r, cmd.namespace(), &name).is_none() {
         return Err(ApiError::not_found(r.plural(), &name).into());
     }
