@@ -1,5 +1,5 @@
 //! `ensure`: puts every tool that `serve` and `test` need on PATH at its pinned version, installing
-//! what is missing from the registries this project may reach (crates.io, npm, Debian).
+//! what is missing from the registries this project may reach (rustup's, crates.io, npm, Debian).
 //!
 //! The versions are not written here: trunk and wasm-opt are pinned in `Trunk.toml`, wasm-bindgen
 //! by `Cargo.lock` (the CLI must equal the crate), playwright-core and binaryen in
@@ -26,6 +26,8 @@ pub struct Needs {
     pub rust_lints: bool,
     /// The `wasm32-unknown-unknown` standard library.
     pub wasm_target: bool,
+    /// std's sources (`rust-src`), from which the release page compiles std for size.
+    pub rust_src: bool,
     pub trunk: bool,
     /// `wasm-bindgen` and `wasm-bindgen-test-runner`.
     pub wasm_bindgen: bool,
@@ -40,12 +42,13 @@ impl Needs {
         let Needs {
             rust_lints,
             wasm_target,
+            rust_src,
             trunk,
             wasm_bindgen,
             npm,
             browser,
         } = *self;
-        rust_lints || wasm_target || trunk || wasm_bindgen || npm || browser
+        rust_lints || wasm_target || rust_src || trunk || wasm_bindgen || npm || browser
     }
 }
 
@@ -128,6 +131,9 @@ pub fn ensure(root: &Path, needs: Needs) -> Result<Pins> {
     }
     if needs.wasm_target {
         ensure_wasm_target()?;
+    }
+    if needs.rust_src {
+        crate::lean_std::ensure_sources();
     }
     if needs.trunk {
         ensure_cargo_tool(

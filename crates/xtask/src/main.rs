@@ -8,14 +8,15 @@
 //! - `codec`: regenerate the Kubernetes field tables of the API server's codec from the
 //!   k8s-openapi sources (`--check` fails when the committed tables differ).
 //!
-//! Both main tasks first install whatever is missing (wasm32 target, trunk, wasm-bindgen-cli,
-//! npm's wasm-opt and playwright-core, Debian's Chromium), so a fresh clone on a fresh machine
-//! needs nothing but rustup, Node.js 20 and npm. Architecture Invariant: xtask uses only `std`,
+//! Both main tasks first install whatever is missing (wasm32 target, std's sources, trunk,
+//! wasm-bindgen-cli, npm's wasm-opt and playwright-core, Debian's Chromium), so a fresh clone on
+//! a fresh machine needs nothing but rustup, Node.js 20 and npm. Architecture Invariant: xtask uses only `std`,
 //! and knows nothing about the playground's code; it drives tools, and writes the one generated
 //! file (`codec`) from k8s-openapi's sources.
 
 mod codec;
 mod ensure;
+mod lean_std;
 mod pipeline;
 mod size;
 mod static_server;
@@ -92,6 +93,7 @@ fn dispatch(args: &[String]) -> Result {
                 Needs {
                     rust_lints: true,
                     wasm_target: true,
+                    rust_src: true,
                     trunk: true,
                     wasm_bindgen: true,
                     npm: true,
@@ -169,6 +171,8 @@ fn serve(root: &Path, release: bool) -> Result {
         root,
         Needs {
             wasm_target: true,
+            // The release page compiles std for size (lean_std).
+            rust_src: release,
             trunk: true,
             wasm_bindgen: true,
             // wasm-opt runs on release builds only.
@@ -186,7 +190,7 @@ fn serve(root: &Path, release: bool) -> Result {
     let mut trunk = Command::new("trunk");
     trunk.arg("serve");
     if release {
-        trunk.arg("--release");
+        lean_std::configure(trunk.arg("--release"));
     }
     run(&mut trunk)
 }

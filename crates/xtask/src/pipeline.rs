@@ -41,6 +41,7 @@ pub struct Step {
 const NONE: Needs = Needs {
     rust_lints: false,
     wasm_target: false,
+    rust_src: false,
     trunk: false,
     wasm_bindgen: false,
     npm: false,
@@ -50,6 +51,7 @@ const NONE: Needs = Needs {
 /// What `trunk build --release` needs: wasm-opt (npm's binaryen) runs on release builds only.
 pub const RELEASE_BUILD_NEEDS: Needs = Needs {
     wasm_target: true,
+    rust_src: true,
     trunk: true,
     wasm_bindgen: true,
     npm: true,
@@ -275,6 +277,7 @@ fn union(a: Needs, b: Needs) -> Needs {
     Needs {
         rust_lints: a.rust_lints || b.rust_lints,
         wasm_target: a.wasm_target || b.wasm_target,
+        rust_src: a.rust_src || b.rust_src,
         trunk: a.trunk || b.trunk,
         wasm_bindgen: a.wasm_bindgen || b.wasm_bindgen,
         npm: a.npm || b.npm,
@@ -379,7 +382,9 @@ impl Drop for BrowserScratch {
 
 /// The release build the e2e tests and `cargo xtask size` look at: trunk into [`dist_dir`].
 pub fn release_build() -> Result {
-    run(Command::new("trunk").args(["build", "--release"]))
+    run(crate::lean_std::configure(
+        Command::new("trunk").args(["build", "--release"]),
+    ))
 }
 
 /// Where trunk writes the site (`dist` in Trunk.toml).
