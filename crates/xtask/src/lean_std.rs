@@ -58,7 +58,7 @@ pub fn ensure_sources() {
     ));
     if let Err(e) = run(Command::new("rustup").args(["component", "add", COMPONENT])) {
         note(&format!(
-            "warning: {e}; the release page will use the prebuilt std (about 42 KB larger gzipped)"
+            "warning: {e}; the release page will use the prebuilt std (about 45 KB larger gzipped)"
         ));
     }
 }
@@ -69,7 +69,7 @@ pub fn configure(cmd: &mut Command) -> &mut Command {
     if !sources_present() {
         note(&format!(
             "warning: {COMPONENT} is not installed (`rustup component add {COMPONENT}`): building \
-             the page with the prebuilt std, about 42 KB larger gzipped"
+             the page with the prebuilt std, about 45 KB larger gzipped"
         ));
         return cmd;
     }
