@@ -129,7 +129,7 @@ impl Response {
             out,
             // Access-Control-Allow-Origin: an embed in `<iframe sandbox="allow-scripts">` has an
             // opaque origin, so its module script and wasm fetches are cross-origin requests.
-            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nContent-Security-Policy: {STRICT_CSP}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
             self.status,
             self.reason,
             self.content_type,
@@ -183,6 +183,12 @@ fn percent_decode(text: &str) -> Option<String> {
     }
     String::from_utf8(out).ok()
 }
+
+/// The policy every response carries, so the e2e suite runs the whole site under a strict CSP
+/// (DESIGN §6): scripts, styles, images and fetches only from the site itself, no inline script
+/// or style, no `eval` (WebAssembly compilation alone is allowed), no plugins, no `<base>`.
+pub const STRICT_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+                              style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'";
 
 fn content_type(path: &Path) -> &'static str {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -246,6 +252,7 @@ mod tests {
         assert!(index.starts_with("HTTP/1.1 200 OK\r\n"), "{index}");
         assert!(index.contains("Content-Type: text/html; charset=utf-8\r\n"));
         assert!(index.ends_with("<h1>hi</h1>"));
+        assert!(index.contains(&format!("Content-Security-Policy: {STRICT_CSP}\r\n")));
         let wasm = get(&server, "GET", "/app_bg.wasm?v=1");
         assert!(
             wasm.contains("Content-Type: application/wasm\r\nContent-Length: 8\r\nAccess-Control-Allow-Origin: *\r\n"),
