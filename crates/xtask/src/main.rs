@@ -10,9 +10,9 @@
 //!
 //! Both main tasks first install whatever is missing (wasm32 target, std's sources, trunk,
 //! wasm-bindgen-cli, npm's wasm-opt and playwright-core, Debian's Chromium), so a fresh clone on
-//! a fresh machine needs nothing but rustup, Node.js 20 and npm. Architecture Invariant: xtask uses only `std`,
-//! and knows nothing about the playground's code; it drives tools, and writes the one generated
-//! file (`codec`) from k8s-openapi's sources.
+//! a fresh machine needs nothing but rustup, Node.js 20 and npm. Architecture Invariant: xtask
+//! uses only `std`, and knows nothing about the playground's code; it drives tools, and writes
+//! the one generated file (`codec`) from k8s-openapi's sources.
 
 mod codec;
 mod ensure;
