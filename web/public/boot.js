@@ -14,5 +14,31 @@ function sameOrigin(name) {
   return url;
 }
 
+// The simulator never panics on any input (DESIGN §6); if it ever does, the wasm traps
+// (`unreachable`: the page is built with panic=immediate-abort) and stops answering. Say so
+// plainly instead of leaving a frozen page, and offer the reload that brings the autosave back.
+let crashed = false;
+function crashBanner(error) {
+  if (crashed || !(error instanceof WebAssembly.RuntimeError)) return;
+  crashed = true;
+  const banner = document.createElement('div');
+  banner.className = 'crash';
+  banner.setAttribute('role', 'alert');
+  const text = document.createElement('p');
+  text.textContent =
+    'The playground stopped on an internal error — a bug in it, not in your scenario. ' +
+    'What was saved in this browser before it stopped comes back when you reload ' +
+    `(embedded pages keep nothing). Error: ${error.message}`;
+  const reload = document.createElement('button');
+  reload.type = 'button';
+  reload.textContent = 'Reload';
+  reload.addEventListener('click', () => location.reload());
+  banner.append(text, reload);
+  document.body.prepend(banner);
+  reload.focus();
+}
+addEventListener('error', (e) => crashBanner(e.error));
+addEventListener('unhandledrejection', (e) => crashBanner(e.reason));
+
 const bindings = await import(sameOrigin('js').href);
 await bindings.default({ module_or_path: sameOrigin('wasm') });
