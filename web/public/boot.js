@@ -2,6 +2,11 @@
 // the page run under a strict Content-Security-Policy (`script-src 'self' 'wasm-unsafe-eval'`,
 // no 'unsafe-inline'; DESIGN §6). Trunk.toml's `pattern_script` loads it with the build's hashed
 // file names in the query: `boot.js?js=/dsplay-app-<hash>.js&wasm=/dsplay-app-<hash>_bg.wasm`.
+// The release build packs the wasm (`wasm=…_bg.wasm.lzma`, crates/xtask/src/pack.rs): it is
+// unpacked here as it downloads (unlzma.js, with the decoder module unlzma.wasm), and the
+// browser compiles it as it is unpacked.
+import { LzmaDecoderStream } from './unlzma.js';
+
 const params = new URL(import.meta.url).searchParams;
 
 // Only files of this site: the names come from index.html, never from the page's address.
@@ -14,31 +19,62 @@ function sameOrigin(name) {
   return url;
 }
 
-// The simulator never panics on any input (DESIGN §6); if it ever does, the wasm traps
-// (`unreachable`: the page is built with panic=immediate-abort) and stops answering. Say so
-// plainly instead of leaving a frozen page, and offer the reload that brings the autosave back.
-let crashed = false;
-function crashBanner(error) {
-  if (crashed || !(error instanceof WebAssembly.RuntimeError)) return;
-  crashed = true;
-  const banner = document.createElement('div');
-  banner.className = 'crash';
-  banner.setAttribute('role', 'alert');
+// One banner at the top of the page, role=alert, with a Reload button that takes the focus.
+let bannerShown = false;
+function banner(message) {
+  if (bannerShown) return;
+  bannerShown = true;
+  const box = document.createElement('div');
+  box.className = 'crash';
+  box.setAttribute('role', 'alert');
   const text = document.createElement('p');
-  text.textContent =
-    'The playground stopped on an internal error — a bug in it, not in your scenario. ' +
-    'What was saved in this browser before it stopped comes back when you reload ' +
-    `(embedded pages keep nothing). Error: ${error.message}`;
+  text.textContent = message;
   const reload = document.createElement('button');
   reload.type = 'button';
   reload.textContent = 'Reload';
   reload.addEventListener('click', () => location.reload());
-  banner.append(text, reload);
-  document.body.prepend(banner);
+  box.append(text, reload);
+  document.body.prepend(box);
   reload.focus();
+}
+
+// The simulator never panics on any input (DESIGN §6); if it ever does, the wasm traps
+// (`unreachable`: the page is built with panic=immediate-abort) and stops answering. Say so
+// plainly instead of leaving a frozen page, and offer the reload that brings the autosave back.
+function crashBanner(error) {
+  if (!(error instanceof WebAssembly.RuntimeError)) return;
+  banner(
+    'The playground stopped on an internal error — a bug in it, not in your scenario. ' +
+      'What was saved in this browser before it stopped comes back when you reload ' +
+      `(embedded pages keep nothing). Error: ${error.message}`,
+  );
 }
 addEventListener('error', (e) => crashBanner(e.error));
 addEventListener('unhandledrejection', (e) => crashBanner(e.reason));
 
-const bindings = await import(sameOrigin('js').href);
-await bindings.default({ module_or_path: sameOrigin('wasm') });
+// The app's wasm as a Response the glue can compile while it streams in.
+let unpack = null;
+async function wasmResponse(url) {
+  // The decoder module loads while the request for the packed wasm goes out.
+  if (url.pathname.endsWith('.lzma')) unpack = new LzmaDecoderStream();
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status} ${response.statusText}`);
+  if (!unpack) return response;
+  return new Response(response.body.pipeThrough(unpack), { headers: { 'Content-Type': 'application/wasm' } });
+}
+
+try {
+  // Start the download before the glue's import: the two go in parallel.
+  const wasm = wasmResponse(sameOrigin('wasm'));
+  wasm.catch(() => {}); // reported below, once
+  const bindings = await import(sameOrigin('js').href);
+  await bindings.default({ module_or_path: wasm });
+} catch (error) {
+  // The page could not start (a download cut short or damaged, a file missing): say so where
+  // the playground would be, instead of an empty page.
+  // A decoder error reaches the compiler only as "failed to read from a ReadableStream".
+  const cause = unpack?.error ?? error;
+  console.error(cause);
+  if (cause instanceof WebAssembly.RuntimeError) crashBanner(cause);
+  else banner(`The playground could not load: ${cause.message}. Reloading fixes a broken download.`);
+}

@@ -1,6 +1,7 @@
 //! Developer tasks, run as `cargo xtask <task>` (an alias in `.cargo/config.toml`):
 //!
-//! - `serve`: build the playground and serve it at <http://127.0.0.1:8080>, rebuilding on change;
+//! - `serve`: build the playground and serve it at <http://127.0.0.1:8080>, rebuilding on change
+//!   (`--release`: what ships, packed and under the strict CSP, without rebuilding);
 //! - `test`: every check CI runs (`.ci/run` is just `cargo xtask test`);
 //! - `size`: build the release bundle and print its files' raw and gzipped sizes against the
 //!   budget (`--check` fails when over it);
@@ -11,12 +12,14 @@
 //! Both main tasks first install whatever is missing (wasm32 target, std's sources, trunk,
 //! wasm-bindgen-cli, npm's wasm-opt and playwright-core, Debian's Chromium), so a fresh clone on
 //! a fresh machine needs nothing but rustup, Node.js 20 and npm. Architecture Invariant: xtask
-//! uses only `std`, and knows nothing about the playground's code; it drives tools, and writes
-//! the one generated file (`codec`) from k8s-openapi's sources.
+//! uses `std` and one crate, lzma-rust2 (pure Rust, no dependencies: the release build's pack
+//! step), and knows nothing about the playground's code; it drives tools, and writes the one
+//! generated file (`codec`) from k8s-openapi's sources.
 
 mod codec;
 mod ensure;
 mod lean_std;
+mod pack;
 mod pipeline;
 mod size;
 mod static_server;
@@ -28,6 +31,9 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use ensure::Needs;
+
+/// Where `serve` serves (Trunk.toml's `[serve]` says the same for the dev build).
+const SERVE_PORT: u16 = 8080;
 use util::{banner, human, run, Result};
 
 const USAGE: &str = "\
@@ -35,7 +41,8 @@ usage:
   cargo xtask serve [--release]
       Build the playground and serve it at http://127.0.0.1:8080, rebuilding on every change.
       A dev build by default: the quickest first build and rebuilds of seconds.
-      --release serves the optimized build that CI tests (smaller, faster; slow rebuilds).
+      --release builds what ships, as CI tests it (optimized, wasm packed, strict CSP) and
+      serves it without rebuilding.
   cargo xtask test [--quick] [--only STEP[,STEP...]]
       Run every check CI runs, in order, and print a summary with durations.
       --quick skips the optimised builds and what runs on them: the simulator-speed harness,
@@ -180,19 +187,32 @@ fn serve(root: &Path, release: bool) -> Result {
             ..Needs::default()
         },
     )?;
-    let mode = if release { "release" } else { "dev" };
+    if release {
+        return serve_release(root);
+    }
     banner(&format!(
-        "serving the playground ({mode} build) at http://127.0.0.1:8080 once trunk's first build \
+        "serving the playground (dev build) at http://127.0.0.1:8080 once trunk's first build \
          is done (a few minutes from a clean target/, seconds after that); tools took {}. \
          Ctrl-C stops.",
         human(started.elapsed())
     ));
-    let mut trunk = Command::new("trunk");
-    trunk.arg("serve");
-    if release {
-        lean_std::configure(trunk.arg("--release"));
+    run(Command::new("trunk").arg("serve"))
+}
+
+/// What ships, as CI tests it: the release build with its wasm packed (`pack`), served from
+/// `dist/` by the e2e tests' server, strict CSP included. No rebuild on change.
+fn serve_release(root: &Path) -> Result {
+    banner("release build (trunk build --release into dist/, then the wasm packed)");
+    pipeline::release_build(root)?;
+    let server = static_server::StaticServer::start_on(pipeline::dist_dir(root), SERVE_PORT)
+        .map_err(|e| format!("serving dist/ on 127.0.0.1:{SERVE_PORT}: {e} (is `cargo xtask serve` running already?)"))?;
+    banner(&format!(
+        "serving the release build at {} (what CI tests; run again after a change). Ctrl-C stops.",
+        server.url()
+    ));
+    loop {
+        std::thread::park();
     }
-    run(&mut trunk)
 }
 
 /// The workspace root: two levels above this crate's manifest.

@@ -28,6 +28,8 @@ const WASM_LIBS: &[&str] = &[
     "dsplay-apiserver",
     "dsplay-codec",
     "dsplay-sort",
+    // The release page's LZMA decoder, a wasm module of its own (no_std there).
+    "dsplay-unlzma",
 ];
 
 pub struct Step {
@@ -117,7 +119,7 @@ pub const STEPS: &[Step] = &[
     },
     Step {
         name: "build",
-        what: "release build (trunk build --release into dist/)",
+        what: "release build (trunk build --release into dist/, the wasm packed as LZMA)",
         slow: true,
         needs: RELEASE_BUILD_NEEDS,
     },
@@ -348,7 +350,7 @@ fn run_step(root: &Path, name: &str) -> Result {
             .env("TMPDIR", &scratch.0)
             .env(BROWSER_TEST_TIMEOUT.0, BROWSER_TEST_TIMEOUT.1))
         }
-        "build" => release_build(),
+        "build" => release_build(root),
         "e2e" => e2e(root),
         other => Err(format!("internal: no step {other:?}")),
     }
@@ -380,11 +382,13 @@ impl Drop for BrowserScratch {
     }
 }
 
-/// The release build the e2e tests and `cargo xtask size` look at: trunk into [`dist_dir`].
-pub fn release_build() -> Result {
+/// The release build the e2e tests and `cargo xtask size` look at: trunk into [`dist_dir`],
+/// then the wasm packed as LZMA with its decoder beside it (`pack`).
+pub fn release_build(root: &Path) -> Result {
     run(crate::lean_std::configure(
         Command::new("trunk").args(["build", "--release"]),
-    ))
+    ))?;
+    crate::pack::pack(root, &dist_dir(root))
 }
 
 /// Where trunk writes the site (`dist` in Trunk.toml).

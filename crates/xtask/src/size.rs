@@ -27,8 +27,8 @@ struct Entry {
 
 pub fn size(root: &Path, check: bool) -> Result {
     ensure::ensure(root, pipeline::RELEASE_BUILD_NEEDS)?;
-    banner("release build (trunk build --release into dist/)");
-    pipeline::release_build()?;
+    banner("release build (trunk build --release into dist/, then the wasm packed)");
+    pipeline::release_build(root)?;
     let dist = pipeline::dist_dir(root);
     let mut entries = Vec::new();
     for path in files_under(&dist)? {

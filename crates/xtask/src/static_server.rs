@@ -24,7 +24,12 @@ pub struct StaticServer {
 impl StaticServer {
     /// Serves `root` on `127.0.0.1` at a port the OS picks.
     pub fn start(root: PathBuf) -> io::Result<StaticServer> {
-        let listener = TcpListener::bind("127.0.0.1:0")?;
+        StaticServer::start_on(root, 0)
+    }
+
+    /// Serves `root` on `127.0.0.1:port` (0: a port the OS picks).
+    pub fn start_on(root: PathBuf, port: u16) -> io::Result<StaticServer> {
+        let listener = TcpListener::bind(("127.0.0.1", port))?;
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
         let stop_flag = Arc::clone(&stop);
@@ -129,7 +134,11 @@ impl Response {
             out,
             // Access-Control-Allow-Origin: an embed in `<iframe sandbox="allow-scripts">` has an
             // opaque origin, so its module script and wasm fetches are cross-origin requests.
-            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nContent-Security-Policy: {STRICT_CSP}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+            // Cache-Control: no-cache, not no-store: with no validator sent, every load fetches
+            // every file again either way, but Chromium reports a no-store response read as a
+            // stream (boot.js unpacking the wasm) as a failed request (net::ERR_ABORTED) once
+            // it has been read whole.
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nContent-Security-Policy: {STRICT_CSP}\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n",
             self.status,
             self.reason,
             self.content_type,
@@ -196,6 +205,8 @@ fn content_type(path: &Path) -> &'static str {
         "html" | "htm" => "text/html; charset=utf-8",
         "js" | "mjs" => "text/javascript; charset=utf-8",
         "wasm" => "application/wasm",
+        // The release wasm, packed (pack.rs); boot.js unpacks it.
+        "lzma" => "application/x-lzma",
         "css" => "text/css; charset=utf-8",
         "json" | "map" => "application/json",
         "yaml" | "yml" => "application/yaml",
