@@ -288,7 +288,13 @@ test('the demo page renders three working embeds in sandboxed iframes', async ()
     await page.waitForTimeout(700);
     assert.notEqual(await frame.getByTestId('clock').textContent(), t0, `embed ${i + 1} plays`);
   }
-  await page.screenshot({ path: new URL('./screenshots/embed-demo.png', import.meta.url).pathname, fullPage: true });
+  // The whole page in the viewport: Chromium does not paint a cross-origin iframe outside it
+  // (offscreen embeds are throttled), so a full-page screenshot of an 800-px viewport showed the
+  // second and third embeds blank.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 1280, height });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: new URL('./screenshots/embed-demo.png', import.meta.url).pathname });
   assert.deepEqual(problems, []);
   await context.close();
 });
