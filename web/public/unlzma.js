@@ -45,8 +45,10 @@ export class LzmaDecoderStream extends TransformStream {
   constructor(decoderUrl = new URL('unlzma.wasm', import.meta.url)) {
     let x = null; // the decoder's exports
     let emitted = 0;
-    const push = (bytes, last, controller) => {
-      const code = x.unlzma_push(bytes.length, last ? 1 : 0);
+    // Decodes the `length` bytes just copied to the decoder's chunk buffer; passes on what it
+    // unpacked.
+    const push = (length, last, controller) => {
+      const code = x.unlzma_push(length, last ? 1 : 0);
       if (code !== 0) {
         const what = MESSAGES[-code] ?? `error ${-code}`;
         // Kept: whoever reads the stream sees only a generic network error.
@@ -74,11 +76,11 @@ export class LzmaDecoderStream extends TransformStream {
         for (let i = 0; i < chunk.length; i += CHUNK) {
           const piece = chunk.subarray(i, i + CHUNK);
           new Uint8Array(x.memory.buffer, x.unlzma_chunk() >>> 0, piece.length).set(piece);
-          push(piece, false, controller);
+          push(piece.length, false, controller);
         }
       },
       flush(controller) {
-        push(new Uint8Array(0), true, controller);
+        push(0, true, controller);
       },
     });
   }
