@@ -20,11 +20,17 @@ use crate::{CommandResult, Fail};
 /// How to print what was found.
 #[derive(Debug)]
 pub(crate) enum Output {
-    Table { wide: bool },
+    Table {
+        wide: bool,
+    },
     Yaml,
     Json,
     Name,
-    JsonPath(String),
+    /// `-o jsonpath=` (`json: false`) or `-o jsonpath-as-json=` (`json: true`).
+    JsonPath {
+        template: String,
+        json: bool,
+    },
     CustomColumns(Columns),
 }
 
@@ -42,21 +48,29 @@ pub(crate) fn output_format(cmd: &Command) -> Result<Output, Fail> {
                 Output::CustomColumns(Columns::parse(spec)?)
             } else if other == "custom-columns" {
                 Output::CustomColumns(Columns::parse("")?)
-            } else if let Some(t) = other
-                .strip_prefix("jsonpath=")
-                .or_else(|| other.strip_prefix("jsonpath-as-json="))
-            {
-                Output::JsonPath(t.to_string())
-            } else if other == "jsonpath" {
+            } else if let Some(t) = other.strip_prefix("jsonpath=") {
+                Output::JsonPath {
+                    template: t.to_string(),
+                    json: false,
+                }
+            } else if let Some(t) = other.strip_prefix("jsonpath-as-json=") {
+                Output::JsonPath {
+                    template: t.to_string(),
+                    json: true,
+                }
+            } else if other == "jsonpath" || other == "jsonpath-as-json" {
                 return Err(
-                    Fail::new("error: template format specified but no template given")
-                        .hint("write the template after `=`: -o jsonpath='{.status.numberReady}'"),
+                    Fail::new("error: template format specified but no template given").hint(
+                        format!(
+                            "write the template after `=`: -o {other}='{{.status.numberReady}}'"
+                        ),
+                    ),
                 );
             } else {
                 return Err(Fail::new(format!(
                     "error: unable to match a printer suitable for the output format {other:?}, allowed formats are: custom-columns,json,jsonpath,jsonpath-as-json,jsonpath-file,name,yaml,wide"
                 ))
-                .hint("the playground prints -o wide, yaml, json, name, jsonpath=TEMPLATE and custom-columns=HEADER:PATH,…"));
+                .hint("the playground prints -o wide, yaml, json, name, jsonpath=TEMPLATE, jsonpath-as-json=TEMPLATE and custom-columns=HEADER:PATH,…"));
             }
         }
     })
@@ -235,9 +249,14 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
                             .push_str(&format!("{}/{}\n", r.singular(), o.name()));
                     }
                 }
-                Output::JsonPath(t) => {
+                Output::JsonPath { template, json } => {
                     if total > 0 || errors.is_empty() {
-                        res.stdout = crate::jsonpath::render(t, &doc).map_err(|e| {
+                        let render = if *json {
+                            crate::jsonpath::render_json
+                        } else {
+                            crate::jsonpath::render
+                        };
+                        res.stdout = render(template, &doc).map_err(|e| {
                             Fail::new(format!("error: {e}")).hint(
                                 "templates look like {.status.numberReady} or {.items[*].metadata.name}",
                             )

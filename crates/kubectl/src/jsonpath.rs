@@ -29,12 +29,56 @@ enum FilterOp {
     Ne(Value),
 }
 
-/// Parses and runs a template against a value.
+/// Parses and runs a template against a value (`-o jsonpath=`): each piece's values as text,
+/// several joined by a space, maps and lists as compact JSON.
 pub fn render(template: &str, data: &Value) -> Result<String, String> {
     let pieces = parse(template).map_err(|e| format!("error parsing jsonpath {template}, {e}"))?;
+    let mut groups = Vec::new();
+    exec(&pieces, data, &mut groups);
     let mut out = String::new();
-    exec(&pieces, data, &mut out);
+    for group in groups {
+        let texts: Vec<String> = group.iter().map(Found::text).collect();
+        out.push_str(&texts.join(" "));
+    }
     Ok(out)
+}
+
+/// `-o jsonpath-as-json=`: what [`render`] finds, each piece's values (a text piece's text
+/// included) as one JSON array, indented as `json.MarshalIndent(_, "", "    ")` with a newline
+/// (client-go's `PrintResults` with JSON output on).
+pub fn render_json(template: &str, data: &Value) -> Result<String, String> {
+    let pieces = parse(template).map_err(|e| format!("error parsing jsonpath {template}, {e}"))?;
+    let mut groups = Vec::new();
+    exec(&pieces, data, &mut groups);
+    Ok(groups
+        .iter()
+        .map(|group| {
+            let values = group.iter().map(Found::json).collect();
+            crate::get::pretty_json(&Value::Array(values))
+        })
+        .collect())
+}
+
+/// One thing a template piece yields: its own text, or a value found in the data.
+enum Found<'a> {
+    Text(&'a str),
+    Value(&'a Value),
+}
+
+impl Found<'_> {
+    fn text(&self) -> String {
+        match self {
+            Found::Text(t) => t.to_string(),
+            Found::Value(v) => text(v),
+        }
+    }
+
+    fn json(&self) -> Value {
+        match self {
+            Found::Text(t) => Value::String(t.to_string()),
+            Found::Value(v) => (*v).clone(),
+        }
+    }
 }
 
 /// kubectl's `RelaxedJSONPathExpression`: `a.b`, `.a.b`, `{a.b}` and `{.a.b}` all mean `{.a.b}`.
@@ -257,14 +301,14 @@ fn parse_filter(f: &str) -> Result<Step, String> {
     Ok(Step::Filter(parse_path(f)?, FilterOp::Exists))
 }
 
-fn exec(pieces: &[Piece], data: &Value, out: &mut String) {
+/// What each piece yields, in order: one group per piece, a `range` body's pieces once per
+/// element (client-go's `FindResults`).
+fn exec<'a>(pieces: &'a [Piece], data: &'a Value, out: &mut Vec<Vec<Found<'a>>>) {
     for p in pieces {
         match p {
-            Piece::Text(t) => out.push_str(t),
+            Piece::Text(t) => out.push(vec![Found::Text(t)]),
             Piece::Path(steps) => {
-                let vals = eval(steps, data);
-                let texts: Vec<String> = vals.iter().map(|v| text(v)).collect();
-                out.push_str(&texts.join(" "));
+                out.push(eval(steps, data).into_iter().map(Found::Value).collect())
             }
             Piece::Range(steps, body) => {
                 for v in eval(steps, data) {
