@@ -627,15 +627,60 @@ fn new_container_statuses(p: &Pod, started: Option<Timestamp>) -> Vec<ContainerS
 /// What every status of container `c` says whatever its state: its name, image, image ID and
 /// container ID; restarts 0.
 fn status_of(c: &Container, id: String) -> ContainerStatus {
-    let image = c.image.clone().unwrap_or_default();
+    let (image, image_id) = pulled_image(c.image.as_deref().unwrap_or_default());
     ContainerStatus {
         name: c.name.clone(),
-        image_id: format!("docker.io/library/{image}"),
         image,
+        image_id,
         container_id: Some(id),
         restart_count: 0,
         ..Default::default()
     }
+}
+
+/// An image reference as containerd reports it in a container's status (kind's runtime): the
+/// name normalised as Docker's `ParseNormalizedNamed` does (`nginx:1.25` →
+/// `docker.io/library/nginx:1.25`, `prom/x` → `docker.io/prom/x:latest`, a registry host —
+/// a first component with `.` or `:`, or `localhost` — kept), and the image ID,
+/// `<name>@sha256:<digest>`: the reference's own digest, or one that follows from the name
+/// alone (the simulation pulls nothing).
+fn pulled_image(reference: &str) -> (String, String) {
+    let (name, digest) = match reference.split_once('@') {
+        Some((name, digest)) => (name, Some(digest)),
+        None => (reference, None),
+    };
+    let last_slash = name.rfind('/').map_or(0, |i| i + 1);
+    let (path, tag) = match name[last_slash..].find(':') {
+        Some(i) => (&name[..last_slash + i], Some(&name[last_slash + i + 1..])),
+        None => (name, None),
+    };
+    let repository = match path.split_once('/') {
+        Some((first, rest))
+            if first.contains(['.', ':'])
+                || first == "localhost"
+                || first != first.to_lowercase() =>
+        {
+            let host = if first == "index.docker.io" {
+                "docker.io"
+            } else {
+                first
+            };
+            format!("{host}/{rest}")
+        }
+        Some(_) => format!("docker.io/{path}"),
+        None => format!("docker.io/library/{path}"),
+    };
+    let image = match (tag, digest) {
+        (Some(tag), Some(digest)) => format!("{repository}:{tag}@{digest}"),
+        (Some(tag), None) => format!("{repository}:{tag}"),
+        (None, Some(digest)) => format!("{repository}@{digest}"),
+        (None, None) => format!("{repository}:latest"),
+    };
+    let digest = match digest {
+        Some(d) => d.to_string(),
+        None => format!("sha256:{}", crate::rng::hex_id(&image, 4)),
+    };
+    (image, format!("{repository}@{digest}"))
 }
 
 /// The init containers' statuses once they have all run: each exited 0 (`Completed`) and is
@@ -701,4 +746,60 @@ fn internal_ip(node: &Node) -> Option<String> {
         .flatten()
         .find(|a| a.type_ == "InternalIP")
         .map(|a| a.address.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pulled_image;
+
+    #[test]
+    fn an_image_is_reported_as_containerd_names_it() {
+        let cases = [
+            ("nginx", "docker.io/library/nginx:latest"),
+            ("nginx:1.25", "docker.io/library/nginx:1.25"),
+            (
+                "prom/node-exporter:v1.8.1",
+                "docker.io/prom/node-exporter:v1.8.1",
+            ),
+            ("registry.k8s.io/pause:3.9", "registry.k8s.io/pause:3.9"),
+            ("localhost:5000/agent", "localhost:5000/agent:latest"),
+            ("localhost/agent:v1", "localhost/agent:v1"),
+            (
+                "index.docker.io/library/busybox:1",
+                "docker.io/library/busybox:1",
+            ),
+            ("quay.io/org/team/app:2", "quay.io/org/team/app:2"),
+        ];
+        for (reference, image) in cases {
+            let (got, id) = pulled_image(reference);
+            assert_eq!(got, image, "{reference}");
+            let repository = image.rsplit_once(':').map_or(image, |(r, _)| r);
+            let (id_repo, digest) = id.split_once("@sha256:").unwrap();
+            assert_eq!(id_repo, repository, "{reference}");
+            assert_eq!(digest.len(), 64, "{id}");
+            assert!(digest
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+        }
+    }
+
+    #[test]
+    fn a_digest_in_the_reference_is_the_image_id() {
+        let d = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+        let (image, id) = pulled_image(&format!("gke.gcr.io/agent@{d}"));
+        assert_eq!(image, format!("gke.gcr.io/agent@{d}"));
+        assert_eq!(id, format!("gke.gcr.io/agent@{d}"));
+        let (image, id) = pulled_image(&format!("fluentd:v1@{d}"));
+        assert_eq!(image, format!("docker.io/library/fluentd:v1@{d}"));
+        assert_eq!(id, format!("docker.io/library/fluentd@{d}"));
+    }
+
+    #[test]
+    fn the_same_name_gets_the_same_id_and_another_tag_another() {
+        assert_eq!(
+            pulled_image("nginx:1.25").1,
+            pulled_image("docker.io/library/nginx:1.25").1
+        );
+        assert_ne!(pulled_image("nginx:1.25").1, pulled_image("nginx:1.26").1);
+    }
 }
