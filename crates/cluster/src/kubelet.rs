@@ -658,7 +658,7 @@ fn pulled_image(reference: &str) -> (String, String) {
         Some((first, rest))
             if first.contains(['.', ':'])
                 || first == "localhost"
-                || first != first.to_lowercase() =>
+                || first.bytes().any(|b| b.is_ascii_uppercase()) =>
         {
             let host = if first == "index.docker.io" {
                 "docker.io"
