@@ -32,31 +32,33 @@ enum FilterOp {
 /// Parses and runs a template against a value (`-o jsonpath=`): each piece's values as text,
 /// several joined by a space, maps and lists as compact JSON.
 pub fn render(template: &str, data: &Value) -> Result<String, String> {
-    let pieces = parse(template).map_err(|e| format!("error parsing jsonpath {template}, {e}"))?;
-    let mut groups = Vec::new();
-    exec(&pieces, data, &mut groups);
-    let mut out = String::new();
-    for group in groups {
+    print_groups(template, data, |group| {
         let texts: Vec<String> = group.iter().map(Found::text).collect();
-        out.push_str(&texts.join(" "));
-    }
-    Ok(out)
+        texts.join(" ")
+    })
 }
 
 /// `-o jsonpath-as-json=`: what [`render`] finds, each piece's values (a text piece's text
 /// included) as one JSON array, indented as `json.MarshalIndent(_, "", "    ")` with a newline
 /// (client-go's `PrintResults` with JSON output on).
 pub fn render_json(template: &str, data: &Value) -> Result<String, String> {
+    print_groups(template, data, |group| {
+        let values = group.iter().map(Found::json).collect();
+        crate::get::pretty_json(&Value::Array(values))
+    })
+}
+
+/// Parses the template, collects what each piece finds in `data` ([`exec`]) and prints each
+/// piece's group with `print`, one after the other.
+fn print_groups(
+    template: &str,
+    data: &Value,
+    print: impl Fn(&[Found]) -> String,
+) -> Result<String, String> {
     let pieces = parse(template).map_err(|e| format!("error parsing jsonpath {template}, {e}"))?;
     let mut groups = Vec::new();
     exec(&pieces, data, &mut groups);
-    Ok(groups
-        .iter()
-        .map(|group| {
-            let values = group.iter().map(Found::json).collect();
-            crate::get::pretty_json(&Value::Array(values))
-        })
-        .collect())
+    Ok(groups.iter().map(|group| print(group)).collect())
 }
 
 /// One thing a template piece yields: its own text, or a value found in the data.

@@ -31,10 +31,10 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use ensure::Needs;
+use util::{banner, human, run, Result};
 
 /// Where `serve` serves (Trunk.toml's `[serve]` says the same for the dev build).
 const SERVE_PORT: u16 = 8080;
-use util::{banner, human, run, Result};
 
 const USAGE: &str = "\
 usage:
@@ -191,7 +191,7 @@ fn serve(root: &Path, release: bool) -> Result {
         return serve_release(root);
     }
     banner(&format!(
-        "serving the playground (dev build) at http://127.0.0.1:8080 once trunk's first build \
+        "serving the playground (dev build) at http://127.0.0.1:{SERVE_PORT} once trunk's first build \
          is done (a few minutes from a clean target/, seconds after that); tools took {}. \
          Ctrl-C stops.",
         human(started.elapsed())
@@ -202,7 +202,7 @@ fn serve(root: &Path, release: bool) -> Result {
 /// What ships, as CI tests it: the release build with its wasm packed (`pack`), served from
 /// `dist/` by the e2e tests' server, strict CSP included. No rebuild on change.
 fn serve_release(root: &Path) -> Result {
-    banner("release build (trunk build --release into dist/, then the wasm packed)");
+    banner(pipeline::RELEASE_BUILD);
     pipeline::release_build(root)?;
     let server = static_server::StaticServer::start_on(pipeline::dist_dir(root), SERVE_PORT)
         .map_err(|e| format!("serving dist/ on 127.0.0.1:{SERVE_PORT}: {e} (is `cargo xtask serve` running already?)"))?;

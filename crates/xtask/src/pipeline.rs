@@ -119,7 +119,7 @@ pub const STEPS: &[Step] = &[
     },
     Step {
         name: "build",
-        what: "release build (trunk build --release into dist/, the wasm packed as LZMA)",
+        what: RELEASE_BUILD,
         slow: true,
         needs: RELEASE_BUILD_NEEDS,
     },
@@ -381,6 +381,10 @@ impl Drop for BrowserScratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// What [`release_build`] does, in words, for the banners of `test`, `size` and `serve --release`.
+pub const RELEASE_BUILD: &str =
+    "release build (trunk build --release into dist/, the wasm packed as LZMA)";
 
 /// The release build the e2e tests and `cargo xtask size` look at: trunk into [`dist_dir`],
 /// then the wasm packed as LZMA with its decoder beside it (`pack`).

@@ -27,7 +27,7 @@ struct Entry {
 
 pub fn size(root: &Path, check: bool) -> Result {
     ensure::ensure(root, pipeline::RELEASE_BUILD_NEEDS)?;
-    banner("release build (trunk build --release into dist/, then the wasm packed)");
+    banner(pipeline::RELEASE_BUILD);
     pipeline::release_build(root)?;
     let dist = pipeline::dist_dir(root);
     let mut entries = Vec::new();
