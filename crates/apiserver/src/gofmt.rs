@@ -26,6 +26,38 @@ pub fn to_lower(s: &str) -> String {
         .collect()
 }
 
+/// Go's `time.Duration.String()` for a non-negative number of seconds, to the millisecond:
+/// `0s`, `250ms`, `1.5s`, `10s`, `1m20s`, `5m0s`, `2h0m0s`. The kubelet prints back-off periods
+/// and pull times this way.
+pub fn duration(secs: f64) -> String {
+    let ms = if secs.is_finite() && secs > 0.0 {
+        (secs * 1000.0).round() as u64
+    } else {
+        0
+    };
+    if ms == 0 {
+        return "0s".into();
+    }
+    if ms < 1000 {
+        return format!("{ms}ms");
+    }
+    let (h, m, s, frac) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+    let mut out = String::new();
+    if h > 0 {
+        let _ = write!(out, "{h}h");
+    }
+    if h > 0 || m > 0 {
+        let _ = write!(out, "{m}m");
+    }
+    let _ = write!(out, "{s}");
+    if frac > 0 {
+        let f = format!("{frac:03}");
+        let _ = write!(out, ".{}", f.trim_end_matches('0'));
+    }
+    out.push('s');
+    out
+}
+
 /// Go's `strconv.Quote`.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -136,6 +168,23 @@ pub fn pointer(type_name: &str, is_set: bool) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn durations_print_as_go_prints_them() {
+        let cases = [
+            (0.0, "0s"),
+            (0.25, "250ms"),
+            (1.5, "1.5s"),
+            (10.0, "10s"),
+            (80.0, "1m20s"),
+            (300.0, "5m0s"),
+            (7200.0, "2h0m0s"),
+            (3661.25, "1h1m1.25s"),
+        ];
+        for (secs, want) in cases {
+            assert_eq!(super::duration(secs), want, "{secs}");
+        }
+    }
+
     use super::*;
 
     #[test]

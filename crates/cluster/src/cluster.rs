@@ -467,8 +467,40 @@ impl Cluster {
         Ok(())
     }
 
-    /// `pod fail`: the pod's container exits non-zero (phase Failed).
+    /// The registry's behaviour per image (the scenario's `images:`); images not listed are
+    /// present on every node.
+    pub fn set_images(&mut self, images: crate::images::Images) {
+        self.kubelet.set_images(images);
+    }
+
+    /// `pod crash`: the pod's (first running) container exits once with `exit_code`; its
+    /// kubelet restarts it with the usual back-off (restartPolicy Always).
+    pub fn crash_pod(&mut self, ns: &str, name: &str, exit_code: i32) -> Result<(), ApiError> {
+        let pod = self.running_pod(ns, name, "crash")?;
+        let r = {
+            let mut s = sched!(self);
+            self.kubelet
+                .crash(&pod_key(&pod), exit_code, &mut self.store, &mut s)
+        };
+        self.dispatch();
+        r.map(|_| ()).map_err(|e| {
+            ApiError::BadRequest(format!(
+                "{e}\n  hint: a container crashes while it runs; `kubectl get pod {name}` shows its state"
+            ))
+        })
+    }
+
+    /// `pod fail`: the kubelet evicts the pod (node memory pressure): phase Failed, reason
+    /// Evicted.
     pub fn fail_pod(&mut self, ns: &str, name: &str) -> Result<(), ApiError> {
+        let pod = self.running_pod(ns, name, "fail")?;
+        self.kubelet.fail(&pod_key(&pod), &mut self.store);
+        self.dispatch();
+        Ok(())
+    }
+
+    /// A pod that a kubelet runs, for `pod crash|fail` (`verb`); otherwise why not.
+    fn running_pod(&self, ns: &str, name: &str, verb: &str) -> Result<Arc<Pod>, ApiError> {
         let pod = self
             .store
             .pod(ns_or_default(ns), name)
@@ -477,7 +509,7 @@ impl Cluster {
         let node = controller::pod_util::node_name(&pod);
         if node.is_empty() {
             return Err(ApiError::BadRequest(format!(
-                "pod {name:?} is not on a node yet, so it has no container to fail\n  \
+                "pod {name:?} is not on a node yet, so it has no container to {verb}\n  \
                  hint: a pod fails once the scheduler has bound it and its node's kubelet runs it"
             )));
         }
@@ -498,12 +530,10 @@ impl Cluster {
             let phase = controller::pod_util::phase(&pod);
             return Err(ApiError::BadRequest(format!(
                 "pod {name:?} has already finished (phase {phase}): none of its containers runs \
-                 any more\n  hint: fail a running pod; the DaemonSet controller replaces this one"
+                 any more\n  hint: {verb} a running pod; the DaemonSet controller replaces this one"
             )));
         }
-        self.kubelet.fail(&pod_key(&pod), &mut self.store);
-        self.dispatch();
-        Ok(())
+        Ok(pod)
     }
 
     /// Edit a node (labels, taints, `spec.unschedulable` for cordon/uncordon).
@@ -643,11 +673,47 @@ impl Cluster {
                         .container_start(&key, epoch, &mut self.store, &mut s),
                 )
             }
-            Ev::Probe { key, epoch } => {
+            Ev::Probe {
+                key,
+                epoch,
+                idx,
+                kind,
+                run,
+            } => {
                 let mut s = sched!(self);
                 (
                     Actor::Kubelet,
-                    self.kubelet.probe(&key, epoch, &mut self.store, &mut s),
+                    self.kubelet
+                        .probe(&key, (epoch, idx, kind, run), &mut self.store, &mut s),
+                )
+            }
+            Ev::ContainerExit {
+                key,
+                epoch,
+                idx,
+                run,
+            } => {
+                let mut s = sched!(self);
+                (
+                    Actor::Kubelet,
+                    self.kubelet
+                        .container_exit(&key, (epoch, idx, run), &mut self.store, &mut s),
+                )
+            }
+            Ev::ImagePulled { key, epoch, idx } => {
+                let mut s = sched!(self);
+                (
+                    Actor::Kubelet,
+                    self.kubelet
+                        .image_pulled(&key, epoch, idx, &mut self.store, &mut s),
+                )
+            }
+            Ev::PodResync { key, epoch, gen } => {
+                let mut s = sched!(self);
+                (
+                    Actor::Kubelet,
+                    self.kubelet
+                        .resync(&key, (epoch, gen), &mut self.store, &mut s),
                 )
             }
             Ev::PodTerminated { key, epoch } => (

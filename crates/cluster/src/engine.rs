@@ -16,6 +16,30 @@ pub(crate) struct PodKey {
     pub uid: String,
 }
 
+/// The kubelet's three probes, in the order it lets them run: startup first, then liveness and
+/// readiness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ProbeKind {
+    Startup,
+    Liveness,
+    Readiness,
+}
+
+impl ProbeKind {
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// As the kubelet names it in its events (`Liveness probe failed: …`).
+    pub fn title(self) -> &'static str {
+        match self {
+            ProbeKind::Startup => "Startup",
+            ProbeKind::Liveness => "Liveness",
+            ProbeKind::Readiness => "Readiness",
+        }
+    }
+}
+
 /// Everything that can happen on the virtual clock.
 #[derive(Debug, Clone)]
 pub(crate) enum Ev {
@@ -35,9 +59,33 @@ pub(crate) enum Ev {
         key: PodKey,
         epoch: u64,
     },
+    /// One probe of container `idx`'s run `run`.
     Probe {
         key: PodKey,
         epoch: u64,
+        idx: usize,
+        kind: ProbeKind,
+        run: u32,
+    },
+    /// Container `idx`'s process ends (by itself, or killed after a failed probe).
+    ContainerExit {
+        key: PodKey,
+        epoch: u64,
+        idx: usize,
+        run: u32,
+    },
+    /// An image pull for container `idx` ends.
+    ImagePulled {
+        key: PodKey,
+        epoch: u64,
+        idx: usize,
+    },
+    /// The kubelet's pod worker syncs the pod again (after a container exited, or to retry
+    /// what is in back-off); stale when `gen` moved on.
+    PodResync {
+        key: PodKey,
+        epoch: u64,
+        gen: u64,
     },
     PodTerminated {
         key: PodKey,
@@ -72,7 +120,12 @@ impl Ev {
     /// Periodic loops that run forever; a cluster with only these pending is settled unless
     /// they have work to do.
     pub fn is_housekeeping(&self) -> bool {
-        matches!(self, Ev::NodeMonitorTick | Ev::PodGcTick)
+        // A container's process running towards its exit is not work in flight: a cluster
+        // whose containers run `sleep 1000000` is at rest.
+        matches!(
+            self,
+            Ev::NodeMonitorTick | Ev::PodGcTick | Ev::ContainerExit { .. }
+        )
     }
 }
 

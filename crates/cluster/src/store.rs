@@ -1159,6 +1159,25 @@ impl Store {
         );
     }
 
+    /// A kubelet's Warning event (BackOff, Unhealthy, Failed, Evicted …).
+    pub(crate) fn record_kubelet_warning(
+        &mut self,
+        involved: ObjectReference,
+        reason: &str,
+        message: String,
+        node: &str,
+    ) {
+        self.emit(
+            involved,
+            "Warning",
+            reason,
+            message,
+            "kubelet",
+            Some(node),
+            UidStream::Kubelet,
+        );
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn emit(
         &mut self,

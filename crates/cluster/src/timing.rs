@@ -71,6 +71,9 @@ timing! {
     scheduler_bind: f64 = 0.03,
     /// The kubelet sees a bound pod → container running (image already present).
     container_start: f64 = 0.1,
+    /// A container exits → the kubelet's PLEG relist notices and its pod worker syncs the pod
+    /// (`plegRelistPeriod`, 1 s).
+    pleg_relist: f64 = 1.0,
     /// Container exited after deletion → pod object removed by the kubelet.
     pod_cleanup: f64 = 0.05,
     /// Whether containers exit on SIGTERM. busybox `sleep` does not (field measurements), so a

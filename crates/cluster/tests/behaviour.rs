@@ -801,7 +801,8 @@ fn a_failed_pod_is_replaced_by_the_controller() {
 }
 
 #[test]
-fn a_pod_failed_before_its_containers_start_reports_them_terminated() {
+fn a_pod_evicted_before_its_containers_start_reports_them_terminated_as_convert_to_api_container_statuses_does(
+) {
     let mut c = kind_cluster(18);
     c.apply(Busybox::new("early").daemon_set()).unwrap();
     let unstarted = |c: &Cluster| {
@@ -831,7 +832,13 @@ fn a_pod_failed_before_its_containers_start_reports_them_terminated() {
         .as_ref()
         .and_then(|s| s.terminated.as_ref())
         .expect("terminated");
-    assert_eq!((t.exit_code, t.reason.as_deref()), (1, Some("Error")));
+    // `pod fail` is an eviction; a container that never ran is reported as the kubelet's
+    // `convertToAPIContainerStatuses` reports one missing from a terminal pod.
+    assert_eq!(
+        (t.exit_code, t.reason.as_deref()),
+        (137, Some("ContainerStatusUnknown"))
+    );
+    assert_eq!(st.reason.as_deref(), Some("Evicted"));
     assert!(t.started_at.is_none(), "it never ran");
     assert!(t.finished_at.is_some());
 }

@@ -105,6 +105,9 @@ pub struct Scenario {
     pub seed: u64,
     /// Overrides of the timing model, as written (checked by the cluster).
     pub timing: Map<String, Value>,
+    /// The registry's behaviour per image reference, as written (checked at parse):
+    /// `{missing: true}` and/or `{pullSeconds: N}`.
+    pub images: Map<String, Value>,
     pub nodes: Vec<NodeEntry>,
     pub files: BTreeMap<String, String>,
     pub script: Vec<ScriptLine>,
@@ -116,10 +119,12 @@ const TOP_KEYS: &[&str] = &[
     "description",
     "seed",
     "timing",
+    "images",
     "nodes",
     "files",
     "script",
 ];
+const IMAGE_KEYS: &[&str] = &["missing", "pullSeconds"];
 const NODE_KEYS: &[&str] = &[
     "name",
     "pool",
@@ -325,6 +330,20 @@ fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
             ))
         }
     };
+    let images = match root.get("images") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => {
+            check_images(ctx, m)?;
+            m.clone()
+        }
+        Some(other) => {
+            return Err(ctx.err(
+                "images",
+                format!("images must be a map, found {}", json_kind(other)),
+                Some("e.g. `images: {\"agent:2\": {missing: true}}`"),
+            ))
+        }
+    };
     let nodes = parse_nodes(ctx, root.get("nodes"))?;
     let files = parse_files(ctx, root.get("files"))?;
     let script = parse_script(ctx, root.get("script"))?;
@@ -335,10 +354,72 @@ fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
         description,
         seed,
         timing,
+        images,
         nodes,
         files,
         script,
     })
+}
+
+/// Each `images:` entry maps an image reference to `{missing: BOOL, pullSeconds: SECONDS}`.
+fn check_images(ctx: &Ctx, m: &Map<String, Value>) -> Result<(), ScenarioError> {
+    let hint = Some(
+        "e.g. `\"busybox:does-not-exist\": {missing: true}` or `\"agent:2\": {pullSeconds: 20}`",
+    );
+    for (image, v) in m {
+        let path = format!("images.{image}");
+        if image.trim().is_empty() {
+            return Err(ctx.err(&path, "an image reference must not be empty", hint));
+        }
+        let Value::Object(entry) = v else {
+            return Err(ctx.err(
+                &path,
+                format!("images.{image} must be a map, found {}", json_kind(v)),
+                hint,
+            ));
+        };
+        for (key, value) in entry {
+            let at = format!("{path}.{key}");
+            match key.as_str() {
+                "missing" if !value.is_boolean() => {
+                    return Err(ctx.err(
+                        &at,
+                        format!("{at} must be true or false, found {}", shown(value)),
+                        hint,
+                    ))
+                }
+                "pullSeconds" if !value.as_f64().is_some_and(|n| n.is_finite() && n >= 0.0) => {
+                    return Err(ctx.err(
+                        &at,
+                        format!(
+                            "{at} must be a number of seconds ≥ 0, found {}",
+                            shown(value)
+                        ),
+                        hint,
+                    ))
+                }
+                "missing" | "pullSeconds" => {}
+                _ => return Err(unknown_key(ctx, &at, key, IMAGE_KEYS)),
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// The registry the cluster's kubelets pull from (`images:`).
+    pub fn image_registry(&self) -> cluster::images::Images {
+        self.images
+            .iter()
+            .map(|(image, v)| {
+                let behaviour = cluster::images::ImageBehaviour {
+                    missing: v.get("missing").and_then(Value::as_bool).unwrap_or(false),
+                    pull_seconds: v.get("pullSeconds").and_then(Value::as_f64),
+                };
+                (image.clone(), behaviour)
+            })
+            .collect()
+    }
 }
 
 /// A value as an error message shows it: numbers and short strings themselves.

@@ -95,6 +95,7 @@ pub fn start(scenario: &Scenario) -> Result<Session, ScenarioError> {
         })?;
     }
     let mut cluster = Cluster::new(scenario.seed, timing);
+    cluster.set_images(scenario.image_registry());
     for node in scenario.node_objects() {
         let name = node.metadata.name.clone().unwrap_or_default();
         cluster.add_node(node).map_err(|e| ScenarioError {
@@ -212,62 +213,99 @@ pub fn run_line(session: &mut Session, line: &str) -> LineResult {
             _ => fail("error: usage: sleep DURATION (e.g. sleep 30s)"),
         },
         "node" => run_node_verb(session, &words[1..]),
-        "pod" => match &words[1..] {
-            [v, flag, node, rest @ ..] if v == "fail" && flag == "--node" => {
-                let ns = match rest {
-                    [] => "default",
-                    [n, ns] if n == "-n" || n == "--namespace" => ns.as_str(),
-                    _ => return fail("error: usage: pod fail POD [-n NAMESPACE] | pod fail --node NODE [-n NAMESPACE]"),
-                };
-                fail_pods_on_node(session, node, ns)
-            }
-            [v, name] if v == "fail" => session
-                .cluster
-                .fail_pod("default", name)
-                .map(|_| ok(format!("pod/{name} failed")))
-                .unwrap_or_else(|e| fail(e.to_string())),
-            [v, name, n, ns] | [v, n, ns, name] if v == "fail" && (n == "-n" || n == "--namespace") => session
-                .cluster
-                .fail_pod(ns, name)
-                .map(|_| ok(format!("pod/{name} failed")))
-                .unwrap_or_else(|e| fail(e.to_string())),
-            _ => fail("error: usage: pod fail POD [-n NAMESPACE] | pod fail --node NODE [-n NAMESPACE]"),
-        },
+        "pod" => run_pod_verb(session, &words[1..]),
         other => fail(format!(
-            "error: unknown command {other:?}\n  hint: a script line is a kubectl command, sleep DURATION, node add|remove|stop|start NAME, or pod fail POD"
+            "error: unknown command {other:?}\n  hint: a script line is a kubectl command, sleep DURATION, node add|remove|stop|start NAME, or pod crash|fail POD"
         )),
     }
 }
 
-/// `pod fail --node NODE`: fails every running pod bound to the node (pod names are random,
-/// so scripts name the node instead).
-fn fail_pods_on_node(session: &mut Session, node: &str, ns: &str) -> LineResult {
-    if session.cluster.node(node).is_none() {
-        return fail(format!("error: nodes {node:?} not found\n"));
-    }
-    let names: Vec<String> = session
-        .cluster
-        .pods()
-        .iter()
-        .filter(|p| p.metadata.namespace.as_deref().unwrap_or("default") == ns)
-        .filter(|p| p.metadata.deletion_timestamp.is_none())
-        .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(node))
-        .filter(|p| !controller::pod_util::is_pod_terminal(p))
-        .filter_map(|p| p.metadata.name.clone())
-        .collect();
-    if names.is_empty() {
-        return fail(format!(
-            "error: no running pod on node {node:?} in namespace {ns:?}\n"
-        ));
-    }
-    let mut out = String::new();
-    for name in names {
-        match session.cluster.fail_pod(ns, &name) {
-            Ok(()) => out.push_str(&format!("pod/{name} failed\n")),
-            Err(e) => return fail(format!("{out}{e}\n")),
+const POD_USAGE: &str = "error: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [-n NAMESPACE]";
+
+/// `pod crash|fail POD|--node NODE [-n NAMESPACE] [--exit-code N]`: a pod's container exits
+/// once (crash; the kubelet restarts it), or the kubelet evicts the pod (fail). With `--node`,
+/// every running pod bound to the node (pod names are random, so scripts name the node).
+fn run_pod_verb(session: &mut Session, words: &[String]) -> LineResult {
+    let Some((verb, rest)) = words.split_first() else {
+        return fail(POD_USAGE);
+    };
+    let crash = match verb.as_str() {
+        "crash" => true,
+        "fail" => false,
+        _ => return fail(POD_USAGE),
+    };
+    let (mut pod, mut node, mut ns, mut code) = (None, None, "default".to_string(), 1i32);
+    let mut it = rest.iter();
+    while let Some(w) = it.next() {
+        let w = w.as_str();
+        let (flag, inline) = match w.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (w, None),
+        };
+        let mut value = || inline.clone().or_else(|| it.next().cloned());
+        match flag {
+            "--node" => node = value(),
+            "-n" | "--namespace" => match value() {
+                Some(v) => ns = v,
+                None => return fail(POD_USAGE),
+            },
+            "--exit-code" if crash => match value().map(|v| v.parse::<i32>()) {
+                Some(Ok(n)) if (0..=255).contains(&n) => code = n,
+                _ => {
+                    return fail(
+                        "error: --exit-code must be a whole number from 0 to 255\n  hint: e.g. pod crash --node worker --exit-code 137",
+                    )
+                }
+            },
+            f if f.starts_with('-') => return fail(format!("error: unknown flag {f:?}\n  hint: {}", &POD_USAGE[7..])),
+            _ if pod.is_none() => pod = Some(w.to_string()),
+            _ => return fail(POD_USAGE),
         }
     }
-    ok(out)
+    let act = |session: &mut Session, name: &str| {
+        let r = if crash {
+            session.cluster.crash_pod(&ns, name, code)
+        } else {
+            session.cluster.fail_pod(&ns, name)
+        };
+        let done = if crash { "crashed" } else { "evicted" };
+        r.map(|_| format!("pod/{name} {done}\n"))
+    };
+    match (pod, node) {
+        (Some(name), None) => match act(session, &name) {
+            Ok(out) => ok(out),
+            Err(e) => fail(e.to_string()),
+        },
+        (None, Some(node)) => {
+            if session.cluster.node(&node).is_none() {
+                return fail(format!("error: nodes {node:?} not found\n"));
+            }
+            let names: Vec<String> = session
+                .cluster
+                .pods()
+                .iter()
+                .filter(|p| p.metadata.namespace.as_deref().unwrap_or("default") == ns)
+                .filter(|p| p.metadata.deletion_timestamp.is_none())
+                .filter(|p| p.spec.as_ref().and_then(|s| s.node_name.as_deref()) == Some(&node))
+                .filter(|p| !controller::pod_util::is_pod_terminal(p))
+                .filter_map(|p| p.metadata.name.clone())
+                .collect();
+            if names.is_empty() {
+                return fail(format!(
+                    "error: no running pod on node {node:?} in namespace {ns:?}\n"
+                ));
+            }
+            let mut out = String::new();
+            for name in names {
+                match act(session, &name) {
+                    Ok(line) => out.push_str(&line),
+                    Err(e) => return fail(format!("{out}{e}\n")),
+                }
+            }
+            ok(out)
+        }
+        _ => fail(POD_USAGE),
+    }
 }
 
 /// What kubectl prints when a wait outlives [`WAIT_LIMIT`].

@@ -211,6 +211,9 @@ pub fn to_json(s: &Scenario) -> Value {
     if !s.timing.is_empty() {
         m.insert("timing".into(), Value::Object(s.timing.clone()));
     }
+    if !s.images.is_empty() {
+        m.insert("images".into(), Value::Object(s.images.clone()));
+    }
     if !s.nodes.is_empty() {
         m.insert("nodes".into(), nodes_json(&s.nodes));
     }
@@ -236,6 +239,7 @@ impl Scenario {
             && self.description == other.description
             && self.seed == other.seed
             && same_timing(&self.timing, &other.timing)
+            && same_timing(&self.images, &other.images)
             && self.nodes == other.nodes
             && self.files == other.files
             && self.script.len() == other.script.len()
@@ -481,6 +485,12 @@ pub fn to_yaml(s: &Scenario) -> String {
     if !s.timing.is_empty() {
         y.push_str("timing:\n");
         for (k, v) in &s.timing {
+            let _ = writeln!(y, "  {}: {}", scalar(k, true), flow_value(v));
+        }
+    }
+    if !s.images.is_empty() {
+        y.push_str("images:\n");
+        for (k, v) in &s.images {
             let _ = writeln!(y, "  {}: {}", scalar(k, true), flow_value(v));
         }
     }

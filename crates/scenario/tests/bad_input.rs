@@ -62,7 +62,7 @@ fn malformed_files_get_a_location_and_a_hint() {
         (
             "unknown top-level key",
             "scenario: x\nnode:\n  - name: a\n",
-            "s.yaml:2:1: unknown key \"node\"\n  hint: did you mean \"nodes\"? Known keys: scenario, title, description, seed, timing, nodes, files, script",
+            "s.yaml:2:1: unknown key \"node\"\n  hint: did you mean \"nodes\"? Known keys: scenario, title, description, seed, timing, images, nodes, files, script",
         ),
         (
             "missing scenario:",
@@ -162,12 +162,32 @@ fn malformed_files_get_a_location_and_a_hint() {
         (
             "timing with an unknown key",
             "scenario: x\ntiming: {watch_dely: 0.1}\n",
-            "s.yaml:2:22: unknown key \"watch_dely\"\n  hint: did you mean \"watch_delay\"? Known keys: container_start, controller_sync, jitter, node_lease_period, node_monitor_grace, node_monitor_period, node_ready_after_register, pod_cleanup, pod_gc_period, pod_gc_quarantine, probe_phase, scheduler_bind, sigterm_exit, sigterm_honoured, watch_delay",
+            "s.yaml:2:22: unknown key \"watch_dely\"\n  hint: did you mean \"watch_delay\"? Known keys: container_start, controller_sync, jitter, node_lease_period, node_monitor_grace, node_monitor_period, node_ready_after_register, pleg_relist, pod_cleanup, pod_gc_period, pod_gc_quarantine, probe_phase, scheduler_bind, sigterm_exit, sigterm_honoured, watch_delay",
         ),
         (
             "timing value of the wrong type",
             "scenario: x\ntiming: {watch_delay: fast}\n",
             "s.yaml:2:23: timing.watch_delay must be a number of seconds, found the string \"fast\"\n  hint: e.g. `watch_delay: 0.03` (the default)",
+        ),
+        (
+            "images as a list",
+            "scenario: x\nimages: [busybox]\n",
+            "s.yaml:2:1: images must be a map, found a list\n  hint: e.g. `images: {\"agent:2\": {missing: true}}`",
+        ),
+        (
+            "an image entry with a misspelt key",
+            "scenario: x\nimages:\n  \"agent:2\": {pullSecond: 20}\n",
+            "s.yaml:3:27: unknown key \"pullSecond\"\n  hint: did you mean \"pullSeconds\"? Known keys: missing, pullSeconds",
+        ),
+        (
+            "an image's pull time negative",
+            "scenario: x\nimages:\n  \"agent:2\": {pullSeconds: -3}\n",
+            "s.yaml:3:28: images.agent:2.pullSeconds must be a number of seconds ≥ 0, found -3\n  hint: e.g. `\"busybox:does-not-exist\": {missing: true}` or `\"agent:2\": {pullSeconds: 20}`",
+        ),
+        (
+            "missing not a boolean",
+            "scenario: x\nimages:\n  \"agent:2\": {missing: \"yes please\"}\n",
+            "s.yaml:3:24: images.agent:2.missing must be true or false, found the string \"yes please\"\n  hint: e.g. `\"busybox:does-not-exist\": {missing: true}` or `\"agent:2\": {pullSeconds: 20}`",
         ),
         (
             "an empty file",
@@ -202,7 +222,7 @@ fn bad_script_lines_fail_with_kubectl_like_messages() {
         (
             "unknown script verb",
             "deploy foo",
-            "error: unknown command \"deploy\"\n  hint: a script line is a kubectl command, sleep DURATION, node add|remove|stop|start NAME, or pod fail POD",
+            "error: unknown command \"deploy\"\n  hint: a script line is a kubectl command, sleep DURATION, node add|remove|stop|start NAME, or pod crash|fail POD",
         ),
         (
             "sleep with a bad duration",
@@ -233,7 +253,7 @@ fn bad_script_lines_fail_with_kubectl_like_messages() {
         (
             "pod fail without a name",
             "pod fail",
-            "error: usage: pod fail POD [-n NAMESPACE] | pod fail --node NODE [-n NAMESPACE]",
+            "error: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [-n NAMESPACE]",
         ),
         (
             "pod fail of an unknown pod",
@@ -284,6 +304,26 @@ fn bad_script_lines_fail_with_kubectl_like_messages() {
             "bad jsonpath",
             "kubectl get pods -o jsonpath={.items[",
             "error: error parsing jsonpath {.items[, unclosed action\n  hint: templates look like {.status.numberReady} or {.items[*].metadata.name}",
+        ),
+        (
+            "pod crash with a bad exit code",
+            "pod crash --node w1 --exit-code 300",
+            "error: --exit-code must be a whole number from 0 to 255\n  hint: e.g. pod crash --node worker --exit-code 137",
+        ),
+        (
+            "pod crash of a pod that does not exist",
+            "pod crash nope",
+            "Error from server (NotFound): pods \"nope\" not found",
+        ),
+        (
+            "pod with an unknown sub-verb",
+            "pod restart x",
+            "error: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [-n NAMESPACE]",
+        ),
+        (
+            "pod fail with an unknown flag",
+            "pod fail x --exit-code 3",
+            "error: unknown flag \"--exit-code\"\n  hint: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [-n NAMESPACE]",
         ),
         (
             "delete with an unsupported field selector",

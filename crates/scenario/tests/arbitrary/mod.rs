@@ -241,6 +241,7 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
                 description,
                 seed,
                 timing,
+                images: Default::default(),
                 nodes,
                 files,
                 script: steps
