@@ -257,7 +257,7 @@ impl Fake {
                 "ownerReferences": owner("ReplicaSet", "web-7d4b9c6f5", "rs-uid", "apps/v1"),
                 "creationTimestamp": "2024-05-01T11:00:00Z"},
             "spec": {"nodeName": "worker", "containers": [{"name": "nginx", "image": "nginx:1.27"}]},
-            "status": {"phase": "Running", "podIP": "10.244.1.9", "conditions": [{"type": "Ready", "status": "True"}],
+            "status": {"phase": "Running", "podIP": "10.244.1.9", "podIPs": [{"ip": "10.244.1.9"}], "conditions": [{"type": "Ready", "status": "True"}],
                 "containerStatuses": [{"name": "nginx", "ready": true, "restartCount": 0, "image": "nginx:1.27", "imageID": "",
                     "state": {"running": {"startedAt": "2024-05-01T11:00:05Z"}}}]}
         })));
@@ -275,7 +275,7 @@ impl Fake {
                 "ownerReferences": owner("ReplicaSet", "coredns-7db6d8ff4d", "rs2", "apps/v1"),
                 "creationTimestamp": "2024-05-01T10:00:30Z"},
             "spec": {"nodeName": "control-plane", "containers": [{"name": "coredns", "image": "registry.k8s.io/coredns/coredns:v1.11.1"}]},
-            "status": {"phase": "Running", "podIP": "10.244.0.3",
+            "status": {"phase": "Running", "podIP": "10.244.0.3", "podIPs": [{"ip": "10.244.0.3"}],
                 "containerStatuses": [{"name": "coredns", "ready": true, "restartCount": 0, "image": "", "imageID": "",
                     "state": {"running": {"startedAt": "2024-05-01T10:00:40Z"}}}]}
         })));
