@@ -100,7 +100,11 @@ fn labels_multiline(w: &mut String, title: &str, labels: Option<&BTreeMap<String
     }
 }
 
+/// `printAnnotationsMultiline`: sorted keys; a value that is long (key and value over
+/// `maxAnnotationLen`, 140 bytes) or spans lines goes under its key, a line at a time, each cut
+/// at 138 bytes with `...`.
 fn annotations_multiline(w: &mut String, title: &str, ann: Option<&BTreeMap<String, String>>) {
+    const MAX_ANNOTATION_LEN: usize = 140;
     w.push_str(&format!("{title}:\t"));
     let items: Vec<(&String, &String)> = ann
         .into_iter()
@@ -115,14 +119,29 @@ fn annotations_multiline(w: &mut String, title: &str, ann: Option<&BTreeMap<Stri
         if i > 0 {
             w.push('\t');
         }
-        let line = format!("{k}: {v}");
-        if line.chars().count() > 140 {
-            let cut: String = line.chars().take(140).collect();
-            w.push_str(&format!("{cut}...\n"));
+        let value = v.strip_suffix('\n').unwrap_or(v);
+        if value.len() + k.len() + 2 > MAX_ANNOTATION_LEN || value.contains('\n') {
+            w.push_str(&format!("{k}:\n"));
+            for line in value.split('\n') {
+                w.push_str(&format!("\t  {}\n", shorten(line, MAX_ANNOTATION_LEN - 2)));
+            }
         } else {
-            w.push_str(&format!("{line}\n"));
+            w.push_str(&format!("{k}: {value}\n"));
         }
     }
+}
+
+/// `shorten`: the first `max` bytes and `...` (cut back to a character boundary, where Go
+/// would cut a character in two).
+fn shorten(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &s[..end])
 }
 
 fn tolerations_multiline(w: &mut String, title: &str, tolerations: &[Toleration]) {
@@ -131,7 +150,16 @@ fn tolerations_multiline(w: &mut String, title: &str, tolerations: &[Toleration]
         w.push_str("<none>\n");
         return;
     }
-    for (i, t) in tolerations.iter().enumerate() {
+    // printTolerationsMultilineWithIndent sorts by key (sort.Slice: insertion sort, so stable,
+    // for the dozen tolerations a pod has).
+    let mut sorted: Vec<&Toleration> = tolerations.iter().collect();
+    sort::sort_by(&mut sorted, |a, b| {
+        a.key
+            .as_deref()
+            .unwrap_or("")
+            .cmp(b.key.as_deref().unwrap_or(""))
+    });
+    for (i, t) in sorted.iter().enumerate() {
         if i > 0 {
             w.push('\t');
         }
@@ -201,9 +229,9 @@ fn write_pod_template(w: &mut String, t: &PodTemplateSpec) {
         w.push_str(&format!("{L1}Service Account:\t{sa}\n"));
     }
     if let Some(init) = spec.init_containers.as_ref().filter(|c| !c.is_empty()) {
-        containers(w, "Init Containers", init, &[], "  ");
+        containers(w, "Init Containers", init, &[], None, "  ");
     }
-    containers(w, "Containers", &spec.containers, &[], "  ");
+    containers(w, "Containers", &spec.containers, &[], None, "  ");
     volumes(w, spec.volumes.as_deref().unwrap_or(&[]), "  ");
     if let Some(p) = spec
         .priority_class_name
@@ -220,11 +248,14 @@ fn write_pod_template(w: &mut String, t: &PodTemplateSpec) {
     );
 }
 
+/// `describeContainers`. `pod` resolves `fieldRef` environment values as
+/// `EnvValueRetriever(pod)` does; a pod template has none.
 fn containers(
     w: &mut String,
     label: &str,
     cs: &[Container],
     statuses: &[ContainerStatus],
+    pod: Option<&Pod>,
     space: &str,
 ) {
     w.push_str(&format!("{space}{label}:"));
@@ -249,46 +280,44 @@ fn containers(
         if let Some(s) = status {
             w.push_str(&format!("{L2}Image ID:\t{}\n", s.image_id));
         }
-        let ports: Vec<String> = c
-            .ports
-            .iter()
-            .flatten()
-            .map(|p| {
-                format!(
-                    "{}/{}",
-                    p.container_port,
-                    p.protocol.as_deref().unwrap_or("TCP")
-                )
-            })
-            .collect();
-        let host_ports: Vec<String> = c
-            .ports
-            .iter()
-            .flatten()
-            .map(|p| {
-                format!(
-                    "{}/{}",
-                    p.host_port.unwrap_or(0),
-                    p.protocol.as_deref().unwrap_or("TCP")
-                )
-            })
-            .collect();
-        let or_none = |v: &[String]| {
-            if v.is_empty() {
+        // describeContainerPorts / describeContainerHostPorts: a named port says its name.
+        let port_list = |host: bool| -> String {
+            c.ports
+                .iter()
+                .flatten()
+                .map(|p| {
+                    let number = if host {
+                        p.host_port.unwrap_or(0)
+                    } else {
+                        p.container_port
+                    };
+                    let protocol = p.protocol.as_deref().unwrap_or("");
+                    match p.name.as_deref().filter(|n| !n.is_empty()) {
+                        Some(n) => format!("{number}/{protocol} ({n})"),
+                        None => format!("{number}/{protocol}"),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let or_none = |s: String| {
+            if s.is_empty() {
                 "<none>".to_string()
             } else {
-                v.join(", ")
+                s
             }
         };
-        if ports.len() > 1 {
-            w.push_str(&format!("{L2}Ports:\t{}\n", ports.join(", ")));
+        let ports = port_list(false);
+        if ports.contains(',') {
+            w.push_str(&format!("{L2}Ports:\t{ports}\n"));
         } else {
-            w.push_str(&format!("{L2}Port:\t{}\n", or_none(&ports)));
+            w.push_str(&format!("{L2}Port:\t{}\n", or_none(ports)));
         }
-        if host_ports.len() > 1 {
-            w.push_str(&format!("{L2}Host Ports:\t{}\n", host_ports.join(", ")));
+        let host_ports = port_list(true);
+        if host_ports.contains(',') {
+            w.push_str(&format!("{L2}Host Ports:\t{host_ports}\n"));
         } else {
-            w.push_str(&format!("{L2}Host Port:\t{}\n", or_none(&host_ports)));
+            w.push_str(&format!("{L2}Host Port:\t{}\n", or_none(host_ports)));
         }
         if let Some(cmd) = c.command.as_ref().filter(|c| !c.is_empty()) {
             w.push_str(&format!("{L2}Command:\n"));
@@ -307,14 +336,12 @@ fn containers(
             }
         }
         if let Some(s) = status {
+            // describeContainerState: Last State only when it is a termination.
             container_state(w, "State", s.state.as_ref());
             if let Some(last) = s.last_state.as_ref().filter(|l| l.terminated.is_some()) {
                 container_state(w, "Last State", Some(last));
             }
-            w.push_str(&format!(
-                "{L2}Ready:\t{}\n",
-                if s.ready { "True" } else { "False" }
-            ));
+            w.push_str(&format!("{L2}Ready:\t{}\n", print_bool(s.ready)));
             w.push_str(&format!("{L2}Restart Count:\t{}\n", s.restart_count));
         }
         if let Some(r) = &c.resources {
@@ -356,18 +383,21 @@ fn containers(
                 Some(from) => {
                     if let Some(f) = &from.field_ref {
                         w.push_str(&format!(
-                            "{L3}{}:\t ({}:{})\n",
+                            "{L3}{}:\t{} ({}:{})\n",
                             e.name,
-                            f.api_version.as_deref().unwrap_or("v1"),
+                            pod.map(|p| field_ref_value(p, &f.field_path))
+                                .unwrap_or_default(),
+                            f.api_version.as_deref().unwrap_or(""),
                             f.field_path
                         ));
                     } else if let Some(r) = &from.resource_field_ref {
-                        w.push_str(&format!(
-                            "{L3}{}:\t{} ({})\n",
-                            e.name,
-                            r.resource,
-                            r.container_name.as_deref().unwrap_or("")
-                        ));
+                        let mut value = container_resource_value(r, c).unwrap_or_default();
+                        if value == "0"
+                            && (r.resource == "limits.cpu" || r.resource == "limits.memory")
+                        {
+                            value = "node allocatable".into();
+                        }
+                        w.push_str(&format!("{L3}{}:\t{value} ({})\n", e.name, r.resource));
                     } else if let Some(s) = &from.secret_key_ref {
                         w.push_str(&format!(
                             "{L3}{}:\t<set to the key '{}' in secret '{}'>\tOptional: {}\n",
@@ -414,17 +444,36 @@ fn containers(
     }
 }
 
+/// `printBool`.
+fn print_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// A `metav1.Time` as `Format(time.RFC1123Z)` prints it; an unset one is Go's zero time.
+fn rfc1123z(t: Option<&k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>) -> String {
+    t.map(|t| codec::format_rfc1123z(t.0))
+        .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into())
+}
+
+/// `describeStatus`: running, then waiting (its reason only: kubectl prints no message for
+/// a waiting container), then terminated; no state at all reads as Waiting.
 fn container_state(w: &mut String, name: &str, state: Option<&ContainerState>) {
     let state = state.cloned().unwrap_or_default();
     if let Some(r) = &state.running {
         w.push_str(&format!("{L2}{name}:\tRunning\n"));
         w.push_str(&format!(
             "{L3}Started:\t{}\n",
-            r.started_at
-                .as_ref()
-                .map(|t| codec::format_rfc1123z(t.0))
-                .unwrap_or_default()
+            rfc1123z(r.started_at.as_ref())
         ));
+    } else if let Some(wt) = &state.waiting {
+        w.push_str(&format!("{L2}{name}:\tWaiting\n"));
+        if let Some(r) = wt.reason.as_deref().filter(|r| !r.is_empty()) {
+            w.push_str(&format!("{L3}Reason:\t{r}\n"));
+        }
     } else if let Some(t) = &state.terminated {
         w.push_str(&format!("{L2}{name}:\tTerminated\n"));
         if let Some(r) = t.reason.as_deref().filter(|r| !r.is_empty()) {
@@ -437,39 +486,70 @@ fn container_state(w: &mut String, name: &str, state: Option<&ContainerState>) {
         if let Some(s) = t.signal.filter(|s| *s > 0) {
             w.push_str(&format!("{L3}Signal:\t{s}\n"));
         }
-        let time = |x: &Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>| {
-            x.as_ref()
-                .map(|t| codec::format_rfc1123z(t.0))
-                .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into())
-        };
-        w.push_str(&format!("{L3}Started:\t{}\n", time(&t.started_at)));
-        w.push_str(&format!("{L3}Finished:\t{}\n", time(&t.finished_at)));
+        w.push_str(&format!(
+            "{L3}Started:\t{}\n",
+            rfc1123z(t.started_at.as_ref())
+        ));
+        w.push_str(&format!(
+            "{L3}Finished:\t{}\n",
+            rfc1123z(t.finished_at.as_ref())
+        ));
     } else {
         w.push_str(&format!("{L2}{name}:\tWaiting\n"));
-        if let Some(r) = state
-            .waiting
-            .as_ref()
-            .and_then(|w| w.reason.as_deref())
-            .filter(|r| !r.is_empty())
-        {
-            w.push_str(&format!("{L3}Reason:\t{r}\n"));
-        }
     }
 }
 
+/// `EnvValueRetriever(pod)`: kubectl converts the field path with its client scheme, which
+/// registers no field-label conversions for pods, so only `metadata.name` and
+/// `metadata.namespace` resolve; every other path prints empty.
+fn field_ref_value(p: &Pod, path: &str) -> String {
+    match path {
+        "metadata.name" => p.metadata.name.clone().unwrap_or_default(),
+        "metadata.namespace" => p.metadata.namespace.clone().unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// `ExtractContainerResourceValue` (`kubectl/pkg/util/resource`): the container's request or
+/// limit divided by the divisor (1 when unset), rounded up. `None` for other resources.
+fn container_resource_value(
+    r: &k8s_openapi::api::core::v1::ResourceFieldSelector,
+    c: &Container,
+) -> Option<String> {
+    let (list, name) = r.resource.split_once('.')?;
+    let res = c.resources.clone().unwrap_or_default();
+    let quantities = match list {
+        "limits" => res.limits.unwrap_or_default(),
+        "requests" => res.requests.unwrap_or_default(),
+        _ => return None,
+    };
+    let cpu = match name {
+        "cpu" => true,
+        "memory" | "ephemeral-storage" => false,
+        _ => return None,
+    };
+    let value = quantities.get(name).map_or(0.0, |q| quantity_value(q, cpu));
+    let divisor = r
+        .divisor
+        .as_ref()
+        .map(|d| quantity_value(d, cpu))
+        .filter(|d| *d != 0.0)
+        .unwrap_or(if cpu { 1000.0 } else { 1.0 });
+    Some(format!("{}", (value / divisor).ceil() as i64))
+}
+
+/// `DescribeProbe` (1.37 names the thresholds `successThreshold=`/`failureThreshold=`; older
+/// kubectl printed `#success=`/`#failure=`).
 fn describe_probe(p: &Probe) -> String {
     let attrs = format!(
-        "delay={}s timeout={}s period={}s #success={} #failure={}",
+        "delay={}s timeout={}s period={}s successThreshold={} failureThreshold={}",
+        // Unset fields as the API server defaults them.
         p.initial_delay_seconds.unwrap_or(0),
         p.timeout_seconds.unwrap_or(1),
         p.period_seconds.unwrap_or(10),
         p.success_threshold.unwrap_or(1),
         p.failure_threshold.unwrap_or(3)
     );
-    let port = |p: &k8s_openapi::apimachinery::pkg::util::intstr::IntOrString| match p {
-        k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(i) => i.to_string(),
-        k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::String(s) => s.clone(),
-    };
     if let Some(e) = &p.exec {
         return format!(
             "exec [{}] {attrs}",
@@ -477,19 +557,13 @@ fn describe_probe(p: &Probe) -> String {
         );
     }
     if let Some(h) = &p.http_get {
-        let scheme = apiserver::gofmt::to_lower(h.scheme.as_deref().unwrap_or("HTTP"));
-        let host = h.host.as_deref().unwrap_or("");
-        return format!(
-            "http-get {scheme}://{host}:{}{} {attrs}",
-            port(&h.port),
-            h.path.as_deref().unwrap_or("")
-        );
+        return format!("http-get {} {attrs}", probe_url(h));
     }
     if let Some(t) = &p.tcp_socket {
         return format!(
             "tcp-socket {}:{} {attrs}",
             t.host.as_deref().unwrap_or(""),
-            port(&t.port)
+            int_or_string(&t.port)
         );
     }
     if let Some(g) = &p.grpc {
@@ -500,6 +574,44 @@ fn describe_probe(p: &Probe) -> String {
         );
     }
     format!("unknown {attrs}")
+}
+
+/// `intstr.IntOrString.String()`.
+fn int_or_string(v: &k8s_openapi::apimachinery::pkg::util::intstr::IntOrString) -> String {
+    match v {
+        k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(i) => i.to_string(),
+        k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::String(s) => s.clone(),
+    }
+}
+
+/// The `url.URL` `DescribeProbe` builds for an HTTP probe: lower-case scheme,
+/// `net.JoinHostPort(host, port)` (brackets around an IPv6 host), the path as given.
+fn probe_url(h: &k8s_openapi::api::core::v1::HTTPGetAction) -> String {
+    let scheme = apiserver::gofmt::to_lower(h.scheme.as_deref().unwrap_or(""));
+    let host = h.host.as_deref().unwrap_or("");
+    let port = int_or_string(&h.port);
+    let authority = if port.is_empty() {
+        host.to_string()
+    } else if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    };
+    let path = h.path.as_deref().unwrap_or("");
+    let mut url = String::new();
+    if !scheme.is_empty() {
+        url.push_str(&scheme);
+        url.push(':');
+    }
+    if !scheme.is_empty() || !authority.is_empty() {
+        url.push_str("//");
+        url.push_str(&authority);
+    }
+    if !path.is_empty() && !path.starts_with('/') && !authority.is_empty() {
+        url.push('/');
+    }
+    url.push_str(path);
+    url
 }
 
 fn volumes(w: &mut String, vols: &[Volume], space: &str) {
@@ -515,13 +627,18 @@ fn volumes(w: &mut String, vols: &[Volume], space: &str) {
             w.push_str(&format!(
                 "{L2}Type:\tHostPath (bare host directory volume)\n{L2}Path:\t{}\n{L2}HostPathType:\t{}\n",
                 h.path,
-                h.type_.as_deref().unwrap_or("")
+                h.type_.as_deref().unwrap_or("<none>")
             ));
         } else if let Some(e) = &v.empty_dir {
             w.push_str(&format!(
                 "{L2}Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n{L2}Medium:\t{}\n{L2}SizeLimit:\t{}\n",
                 e.medium.as_deref().unwrap_or(""),
-                e.size_limit.as_ref().map(|q| q.0.clone()).unwrap_or_else(|| "<unset>".into())
+                // A zero limit is no limit.
+                e.size_limit
+                    .as_ref()
+                    .filter(|q| quantity_value(q, false) > 0.0)
+                    .map(|q| q.0.clone())
+                    .unwrap_or_else(|| "<unset>".into())
             ));
         } else if let Some(c) = &v.config_map {
             w.push_str(&format!(
@@ -544,29 +661,27 @@ fn volumes(w: &mut String, vols: &[Volume], space: &str) {
     }
 }
 
-/// `printProjectedVolumeSource`: a line or two per source; an unset `optional` prints as Go
-/// prints a nil *bool.
+/// `printProjectedVolumeSource`: a line or two per source; an unset `optional` is false.
 fn projected_sources(w: &mut String, sources: &[k8s_openapi::api::core::v1::VolumeProjection]) {
-    let optional = |o: Option<bool>| o.map_or_else(|| "<nil>".to_string(), |b| b.to_string());
     for src in sources {
         if let Some(s) = &src.secret {
             w.push_str(&format!(
-                "{L2}SecretName:\t{}\n{L2}SecretOptionalName:\t{}\n",
+                "{L2}SecretName:\t{}\n{L2}Optional:\t{}\n",
                 s.name,
-                optional(s.optional)
+                s.optional.unwrap_or(false)
             ));
         } else if src.downward_api.is_some() {
             w.push_str(&format!("{L2}DownwardAPI:\ttrue\n"));
         } else if let Some(c) = &src.config_map {
             w.push_str(&format!(
-                "{L2}ConfigMapName:\t{}\n{L2}ConfigMapOptional:\t{}\n",
+                "{L2}ConfigMapName:\t{}\n{L2}Optional:\t{}\n",
                 c.name,
-                optional(c.optional)
+                c.optional.unwrap_or(false)
             ));
         } else if let Some(t) = &src.service_account_token {
             w.push_str(&format!(
                 "{L2}TokenExpirationSeconds:\t{}\n",
-                t.expiration_seconds.unwrap_or_default()
+                t.expiration_seconds.unwrap_or(3600)
             ));
         }
     }
@@ -590,13 +705,9 @@ fn events_for<'a>(
                 && (uid.is_none() || io.uid.is_none() || io.uid.as_deref() == uid)
         })
         .collect();
-    sort::sort_by_key(&mut v, |e| {
-        e.last_timestamp
-            .as_ref()
-            .map(|t| t.0)
-            .or(e.event_time.as_ref().map(|t| t.0))
-            .unwrap_or(Timestamp::UNIX_EPOCH)
-    });
+    // event.SortableEvents orders by lastTimestamp alone: events that only carry an eventTime
+    // (the events.k8s.io API) have a zero one and come first.
+    sort::sort_by_key(&mut v, |e| e.last_timestamp.as_ref().map(|t| t.0));
     v
 }
 
@@ -619,8 +730,7 @@ fn write_events(w: &mut TabWriter, events: &[&Event], now: Timestamp) {
                 "{} (x{} over {first})",
                 s.last_observed_time
                     .as_ref()
-                    .map(|t| age_ts(t.0, now))
-                    .unwrap_or_default(),
+                    .map_or_else(|| "<unknown>".into(), |t| age_ts(t.0, now)),
                 s.count.unwrap_or(0)
             )
         } else if e.count.unwrap_or(0) > 1 {
@@ -628,8 +738,7 @@ fn write_events(w: &mut TabWriter, events: &[&Event], now: Timestamp) {
                 "{} (x{} over {first})",
                 e.last_timestamp
                     .as_ref()
-                    .map(|t| age_ts(t.0, now))
-                    .unwrap_or_default(),
+                    .map_or_else(|| "<unknown>".into(), |t| age_ts(t.0, now)),
                 e.count.unwrap_or(0)
             )
         } else {
@@ -720,12 +829,13 @@ fn daemon_set(api: &dyn Api, d: &DaemonSet, events: &[Event], now: Timestamp) ->
             .status
             .as_ref()
             .and_then(|s| s.phase.as_deref())
-            .unwrap_or("Pending")
+            .unwrap_or("")
         {
             "Running" => running += 1,
+            "Pending" => waiting += 1,
             "Succeeded" => succeeded += 1,
             "Failed" => failed += 1,
-            _ => waiting += 1,
+            _ => {}
         }
     }
     s.push_str(&format!(
@@ -739,9 +849,10 @@ fn daemon_set(api: &dyn Api, d: &DaemonSet, events: &[Event], now: Timestamp) ->
     w.finish()
 }
 
-/// `labels.Selector.String()` of a DS selector (`app=x,tier in (a,b)`).
+/// `labels.Selector.String()` of a DS selector (`app=x,tier in (a,b)`); empty when it selects
+/// everything (kubectl would stop at the conversion error of a bad one).
 fn selector_string(sel: &k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector) -> String {
-    object::format_label_selector(sel)
+    object::label_selector_string(sel).unwrap_or_default()
 }
 
 fn pod(p: &Pod, events: &[Event], now: Timestamp) -> String {
@@ -829,6 +940,7 @@ fn pod(p: &Pod, events: &[Event], now: Timestamp) -> String {
             "Init Containers",
             init,
             st.init_container_statuses.as_deref().unwrap_or(&[]),
+            Some(p),
             "",
         );
     }
@@ -837,6 +949,7 @@ fn pod(p: &Pod, events: &[Event], now: Timestamp) -> String {
         "Containers",
         &spec.containers,
         st.container_statuses.as_deref().unwrap_or(&[]),
+        Some(p),
         "",
     );
     if let Some(conds) = st.conditions.as_ref().filter(|c| !c.is_empty()) {
@@ -1157,4 +1270,170 @@ fn generic(o: &Object, _events: &[Event], _now: Timestamp) -> String {
     let mut w = TabWriter::describe();
     w.write(&s);
     w.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn from<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> T {
+        serde_json::from_value(v).expect("test object")
+    }
+
+    fn container(v: serde_json::Value) -> String {
+        let c: Container = from(v);
+        let mut w = String::new();
+        containers(&mut w, "Containers", &[c], &[], None, "");
+        w
+    }
+
+    #[test]
+    fn describe_probe_names_thresholds_as_1_37() {
+        let p: Probe = from(json!({
+            "httpGet": {"path": "/healthz", "port": 8080, "scheme": "HTTP"},
+            "initialDelaySeconds": 5, "timeoutSeconds": 1, "periodSeconds": 10,
+            "successThreshold": 1, "failureThreshold": 3
+        }));
+        assert_eq!(
+            describe_probe(&p),
+            "http-get http://:8080/healthz delay=5s timeout=1s period=10s successThreshold=1 failureThreshold=3"
+        );
+        let p: Probe = from(json!({"exec": {"command": ["cat", "/tmp/ok"]}, "periodSeconds": 5}));
+        assert_eq!(
+            describe_probe(&p),
+            "exec [cat /tmp/ok] delay=0s timeout=1s period=5s successThreshold=1 failureThreshold=3"
+        );
+        let p: Probe = from(json!({"tcpSocket": {"port": "metrics"}}));
+        assert_eq!(
+            describe_probe(&p),
+            "tcp-socket :metrics delay=0s timeout=1s period=10s successThreshold=1 failureThreshold=3"
+        );
+    }
+
+    #[test]
+    fn describe_probe_joins_an_ipv6_host_with_brackets_as_net_join_host_port() {
+        let p: Probe = from(
+            json!({"httpGet": {"host": "::1", "path": "ready", "port": 80, "scheme": "HTTPS"}}),
+        );
+        assert!(describe_probe(&p).starts_with("http-get https://[::1]:80/ready delay=0s"));
+    }
+
+    #[test]
+    fn print_projected_volume_source_prints_optional_false_for_the_token_volume() {
+        let v: Volume = from(
+            json!({"name": "kube-api-access-x2k9p", "projected": {"defaultMode": 420, "sources": [
+                {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
+                {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}
+            ]}}),
+        );
+        let mut w = String::new();
+        volumes(&mut w, &[v], "");
+        assert_eq!(
+            w,
+            "Volumes:\n  kube-api-access-x2k9p:\n    Type:\tProjected (a volume that contains injected data from multiple sources)\n    TokenExpirationSeconds:\t3607\n    ConfigMapName:\tkube-root-ca.crt\n    Optional:\tfalse\n    DownwardAPI:\ttrue\n"
+        );
+    }
+
+    #[test]
+    fn print_host_path_volume_source_says_none_for_an_unset_type() {
+        let v: Volume = from(json!({"name": "proc", "hostPath": {"path": "/proc"}}));
+        let mut w = String::new();
+        volumes(&mut w, &[v], "");
+        assert!(w.contains("    HostPathType:\t<none>\n"), "{w}");
+    }
+
+    #[test]
+    fn describe_status_prints_a_waiting_reason_and_no_message() {
+        let s: ContainerState = from(json!({"waiting": {"reason": "CrashLoopBackOff",
+            "message": "back-off 20s restarting failed container=app pod=agent-x_default(uid)"}}));
+        let mut w = String::new();
+        container_state(&mut w, "State", Some(&s));
+        assert_eq!(w, "    State:\tWaiting\n      Reason:\tCrashLoopBackOff\n");
+    }
+
+    #[test]
+    fn describe_status_prints_go_zero_time_for_a_running_container_without_start() {
+        let s: ContainerState = from(json!({"running": {}}));
+        let mut w = String::new();
+        container_state(&mut w, "State", Some(&s));
+        assert_eq!(
+            w,
+            "    State:\tRunning\n      Started:\tMon, 01 Jan 0001 00:00:00 +0000\n"
+        );
+    }
+
+    #[test]
+    fn describe_container_ports_name_each_named_port() {
+        let w = container(json!({"name": "app", "image": "x", "ports": [
+            {"containerPort": 9100, "hostPort": 9100, "name": "metrics", "protocol": "TCP"}]}));
+        assert!(w.contains("    Port:\t9100/TCP (metrics)\n"), "{w}");
+        assert!(w.contains("    Host Port:\t9100/TCP (metrics)\n"), "{w}");
+    }
+
+    #[test]
+    fn describe_container_env_vars_resolve_resource_field_refs() {
+        let w = container(json!({"name": "app", "image": "x",
+        "resources": {"requests": {"cpu": "250m", "memory": "64Mi"}},
+        "env": [
+            {"name": "CPU_LIMIT", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu"}}},
+            {"name": "CPU_REQ", "valueFrom": {"resourceFieldRef": {"resource": "requests.cpu", "divisor": "1m"}}},
+            {"name": "MEM_REQ", "valueFrom": {"resourceFieldRef": {"resource": "requests.memory", "divisor": "1Mi"}}}
+        ]}));
+        assert!(
+            w.contains("      CPU_LIMIT:\tnode allocatable (limits.cpu)\n"),
+            "{w}"
+        );
+        assert!(w.contains("      CPU_REQ:\t250 (requests.cpu)\n"), "{w}");
+        assert!(w.contains("      MEM_REQ:\t64 (requests.memory)\n"), "{w}");
+    }
+
+    #[test]
+    fn env_value_retriever_resolves_only_name_and_namespace() {
+        let p: Pod = from(
+            json!({"metadata": {"name": "agent-x", "namespace": "default"},
+            "spec": {"nodeName": "worker", "containers": []}}),
+        );
+        assert_eq!(field_ref_value(&p, "metadata.name"), "agent-x");
+        assert_eq!(field_ref_value(&p, "metadata.namespace"), "default");
+        assert_eq!(field_ref_value(&p, "spec.nodeName"), "");
+    }
+
+    #[test]
+    fn print_tolerations_multiline_with_indent_sorts_by_key() {
+        let ts: Vec<Toleration> = from(json!([
+            {"key": "b", "operator": "Exists"}, {"key": "a", "operator": "Exists", "effect": "NoSchedule"}]));
+        let mut w = String::new();
+        tolerations_multiline(&mut w, "Tolerations", &ts);
+        assert_eq!(w, "Tolerations:\ta:NoSchedule op=Exists\n\tb op=Exists\n");
+    }
+
+    #[test]
+    fn print_annotations_multiline_puts_a_long_value_under_its_key() {
+        let long = "x".repeat(150);
+        let ann = BTreeMap::from([
+            ("a".to_string(), "short".to_string()),
+            ("b".to_string(), long.clone()),
+            ("c".to_string(), "one\ntwo\n".to_string()),
+        ]);
+        let mut w = String::new();
+        annotations_multiline(&mut w, "Annotations", Some(&ann));
+        assert_eq!(
+            w,
+            format!(
+                "Annotations:\ta: short\n\tb:\n\t  {}...\n\tc:\n\t  one\n\t  two\n",
+                &long[..138]
+            )
+        );
+    }
+
+    #[test]
+    fn labels_selector_string_orders_requirements_by_key() {
+        let sel: k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector = from(json!({
+            "matchLabels": {"z": "1"},
+            "matchExpressions": [{"key": "a", "operator": "In", "values": ["y", "x"]}]}));
+        assert_eq!(selector_string(&sel), "a in (x,y),z=1");
+        assert_eq!(selector_string(&Default::default()), "");
+    }
 }

@@ -453,38 +453,72 @@ pub struct PodSummary {
     pub restarts: String,
 }
 
-/// The READY, STATUS and RESTARTS columns of `kubectl get pods` for one pod.
+/// The READY, STATUS and RESTARTS columns of `kubectl get pods` for one pod: `printPod`
+/// (`pkg/printers/internalversion/printers.go`). Restartable init containers (sidecars) count
+/// as containers; once the pod is initialized their restarts and the app containers' are
+/// what RESTARTS shows, with the age of the latest termination.
 pub fn pod_summary(p: &Pod, now: Timestamp) -> PodSummary {
     let status = p.status.clone().unwrap_or_default();
-    let total = p.spec.as_ref().map_or(0, |s| s.containers.len());
+    let spec = p.spec.clone().unwrap_or_default();
+    let init_specs = spec.init_containers.unwrap_or_default();
+    let is_sidecar = |name: &str| {
+        init_specs
+            .iter()
+            .any(|c| c.name == name && c.restart_policy.as_deref() == Some("Always"))
+    };
+    let mut total = spec.containers.len();
+    total += init_specs
+        .iter()
+        .filter(|c| c.restart_policy.as_deref() == Some("Always"))
+        .count();
     let mut reason = status.phase.clone().unwrap_or_default();
     if let Some(r) = status.reason.as_deref().filter(|r| !r.is_empty()) {
         reason = r.to_string();
     }
     let conditions = status.conditions.clone().unwrap_or_default();
-    if conditions.iter().any(|c| {
-        c.type_ == "PodScheduled"
-            && c.status == "False"
-            && c.reason.as_deref() == Some("SchedulingGated")
-    }) {
+    if conditions
+        .iter()
+        .any(|c| c.type_ == "PodScheduled" && c.reason.as_deref() == Some("SchedulingGated"))
+    {
         reason = "SchedulingGated".into();
     }
+    let last_terminated = |c: &k8s_openapi::api::core::v1::ContainerStatus| {
+        c.last_state
+            .as_ref()
+            .and_then(|s| s.terminated.as_ref())
+            .map(|t| t.finished_at.as_ref().map(|f| f.0))
+    };
+    // Go's zero time stands for "no termination seen": a later one replaces it.
+    let later = |acc: Option<Timestamp>, t: Option<Option<Timestamp>>| match (acc, t.flatten()) {
+        (Some(a), Some(t)) if t > a => Some(t),
+        (None, Some(t)) => Some(t),
+        (acc, _) => acc,
+    };
     let mut restarts: i64 = 0;
+    let mut sidecar_restarts: i64 = 0;
     let mut ready_containers = 0;
     let mut last_restart: Option<Timestamp> = None;
+    let mut last_sidecar_restart: Option<Timestamp> = None;
     let mut initializing = false;
     let init_statuses = status.init_container_statuses.clone().unwrap_or_default();
-    let n_init = p
-        .spec
-        .as_ref()
-        .map_or(0, |s| s.init_containers.as_ref().map_or(0, Vec::len));
+    let n_init = init_specs.len();
     for (i, c) in init_statuses.iter().enumerate() {
         restarts += i64::from(c.restart_count);
+        last_restart = later(last_restart, last_terminated(c));
+        let sidecar = is_sidecar(&c.name);
+        if sidecar {
+            sidecar_restarts += i64::from(c.restart_count);
+            last_sidecar_restart = later(last_sidecar_restart, last_terminated(c));
+        }
         let state = c.state.clone().unwrap_or_default();
-        if let Some(t) = &state.terminated {
-            if t.exit_code == 0 {
-                continue;
+        if state.terminated.as_ref().is_some_and(|t| t.exit_code == 0) {
+            continue;
+        }
+        if sidecar && c.started == Some(true) {
+            if c.ready {
+                ready_containers += 1;
             }
+            continue;
         }
         initializing = true;
         reason = if let Some(t) = &state.terminated {
@@ -511,20 +545,12 @@ pub fn pod_summary(p: &Pod, now: Timestamp) -> PodSummary {
         .iter()
         .any(|c| c.type_ == "Initialized" && c.status == "True");
     if !initializing || initialized {
-        restarts = 0;
+        restarts = sidecar_restarts;
+        last_restart = last_sidecar_restart;
         let mut has_running = false;
         for c in status.container_statuses.iter().flatten().rev() {
             restarts += i64::from(c.restart_count);
-            if let Some(t) = c
-                .last_state
-                .as_ref()
-                .and_then(|s| s.terminated.as_ref())
-                .and_then(|t| t.finished_at.as_ref())
-            {
-                if last_restart.is_none_or(|l| t.0 > l) {
-                    last_restart = Some(t.0);
-                }
-            }
+            last_restart = later(last_restart, last_terminated(c));
             let state = c.state.clone().unwrap_or_default();
             if let Some(r) = state
                 .waiting
@@ -564,8 +590,8 @@ pub fn pod_summary(p: &Pod, now: Timestamp) -> PodSummary {
         reason = "Terminating".into();
     }
     let restarts = match last_restart {
-        Some(t) => format!("{restarts} ({} ago)", age_ts(t, now)),
-        None => restarts.to_string(),
+        Some(t) if restarts != 0 => format!("{restarts} ({} ago)", age_ts(t, now)),
+        _ => restarts.to_string(),
     };
     PodSummary {
         ready: format!("{ready_containers}/{total}"),
@@ -589,7 +615,13 @@ fn pod_row(p: &Pod, wide: bool, now: Timestamp) -> Vec<String> {
             s.filter(|s| !s.is_empty())
                 .unwrap_or_else(|| "<none>".into())
         };
-        row.push(none(st.pod_ip.clone()));
+        // printPod reads the first of podIPs, not podIP.
+        row.push(none(
+            st.pod_ips
+                .as_ref()
+                .and_then(|ips| ips.first())
+                .map(|ip| ip.ip.clone()),
+        ));
         row.push(none(p.spec.as_ref().and_then(|s| s.node_name.clone())));
         row.push(none(st.nominated_node_name.clone()));
         let gates = p
@@ -763,7 +795,12 @@ pub fn event_row(e: &Event, wide: bool, now: Timestamp) -> Vec<String> {
             .filter(|c| !c.is_empty())
             .or_else(|| e.reporting_component.clone())
             .unwrap_or_default();
-        match src.host.filter(|h| !h.is_empty()) {
+        // formatEventSource: the reporting instance stands in for an empty host.
+        match src
+            .host
+            .filter(|h| !h.is_empty())
+            .or_else(|| e.reporting_instance.clone().filter(|h| !h.is_empty()))
+        {
             Some(h) => format!("{component}, {h}"),
             None => component,
         }
@@ -798,5 +835,97 @@ impl From<ParseError> for Fail {
             message: e.message,
             hint: e.hint,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn summary(v: serde_json::Value) -> PodSummary {
+        let p: Pod = serde_json::from_value(v).expect("test pod");
+        pod_summary(&p, "2024-05-01T12:00:00Z".parse().expect("time"))
+    }
+
+    #[test]
+    fn print_pod_counts_a_started_sidecar_as_a_ready_container_with_its_restarts() {
+        let s = summary(json!({
+            "spec": {"initContainers": [{"name": "proxy", "restartPolicy": "Always"}],
+                "containers": [{"name": "app"}]},
+            "status": {"phase": "Running",
+                "conditions": [{"type": "Initialized", "status": "True"}, {"type": "Ready", "status": "True"}],
+                "initContainerStatuses": [{"name": "proxy", "ready": true, "started": true, "restartCount": 2,
+                    "image": "", "imageID": "",
+                    "lastState": {"terminated": {"exitCode": 1, "finishedAt": "2024-05-01T11:59:48Z"}},
+                    "state": {"running": {}}}],
+                "containerStatuses": [{"name": "app", "ready": true, "restartCount": 1, "image": "", "imageID": "",
+                    "lastState": {"terminated": {"exitCode": 1, "finishedAt": "2024-05-01T11:50:00Z"}},
+                    "state": {"running": {}}}]}
+        }));
+        assert_eq!(s.ready, "2/2");
+        assert_eq!(s.status, "Running");
+        assert_eq!(s.restarts, "3 (12s ago)");
+    }
+
+    #[test]
+    fn print_pod_shows_crash_loop_back_off_with_humanized_last_restart() {
+        let s = summary(json!({
+            "spec": {"containers": [{"name": "app"}]},
+            "status": {"phase": "Running",
+                "containerStatuses": [{"name": "app", "ready": false, "restartCount": 3, "image": "", "imageID": "",
+                    "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "finishedAt": "2024-05-01T11:57:30Z"}},
+                    "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}
+        }));
+        assert_eq!(
+            (s.ready.as_str(), s.status.as_str(), s.restarts.as_str()),
+            ("0/1", "CrashLoopBackOff", "3 (2m30s ago)")
+        );
+    }
+
+    #[test]
+    fn print_pod_prints_no_age_when_there_are_no_restarts() {
+        let s = summary(json!({
+            "spec": {"containers": [{"name": "app"}]},
+            "status": {"phase": "Running",
+                "containerStatuses": [{"name": "app", "ready": true, "restartCount": 0, "image": "", "imageID": "",
+                    "lastState": {"terminated": {"exitCode": 0, "finishedAt": "2024-05-01T11:57:30Z"}},
+                    "state": {"running": {}}}]}
+        }));
+        assert_eq!(s.restarts, "0");
+    }
+
+    #[test]
+    fn print_pod_turns_completed_into_not_ready_while_another_container_runs() {
+        let s = summary(json!({
+            "spec": {"containers": [{"name": "a"}, {"name": "b"}]},
+            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "False"}],
+                "containerStatuses": [
+                    {"name": "a", "ready": true, "restartCount": 0, "image": "", "imageID": "", "state": {"running": {}}},
+                    {"name": "b", "ready": false, "restartCount": 0, "image": "", "imageID": "",
+                        "state": {"terminated": {"exitCode": 0, "reason": "Completed"}}}]}
+        }));
+        assert_eq!((s.ready.as_str(), s.status.as_str()), ("1/2", "NotReady"));
+    }
+
+    #[test]
+    fn print_pod_reports_scheduling_gated_from_the_condition_reason() {
+        let s = summary(json!({
+            "spec": {"containers": [{"name": "a"}]},
+            "status": {"phase": "Pending",
+                "conditions": [{"type": "PodScheduled", "status": "False", "reason": "SchedulingGated"}]}
+        }));
+        assert_eq!(s.status, "SchedulingGated");
+    }
+
+    #[test]
+    fn format_event_source_falls_back_to_the_reporting_instance() {
+        let e: Event = serde_json::from_value(json!({
+            "metadata": {"name": "x.1"}, "involvedObject": {"kind": "Pod", "name": "x"},
+            "reportingComponent": "kubelet", "reportingInstance": "worker"
+        }))
+        .expect("test event");
+        let row = event_row(&e, true, "2024-05-01T12:00:00Z".parse().expect("time"));
+        assert_eq!(row[5], "kubelet, worker");
     }
 }

@@ -138,31 +138,48 @@ pub fn format_labels(labels: Option<&BTreeMap<String, String>>) -> String {
     }
 }
 
-/// `metav1.FormatLabelSelector`.
+/// `metav1.FormatLabelSelector`: the selector as `labels.Selector` prints it, `<none>` when it
+/// selects everything, `<error>` when an operator is unknown.
 pub fn format_label_selector(
     sel: &k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
 ) -> String {
-    let mut parts: Vec<String> = sel
+    match label_selector_string(sel) {
+        Some(s) if s.is_empty() => "<none>".into(),
+        Some(s) => s,
+        None => "<error>".into(),
+    }
+}
+
+/// `metav1.LabelSelectorAsSelector(sel).String()`: one requirement per label and expression,
+/// ordered by key (the selector sorts them as it adds them), values of `in`/`notin` sorted.
+/// `None` where the conversion fails (an unknown operator).
+pub fn label_selector_string(
+    sel: &k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+) -> Option<String> {
+    let mut parts: Vec<(&str, String)> = sel
         .match_labels
         .iter()
         .flatten()
-        .map(|(k, v)| format!("{k}={v}"))
+        .map(|(k, v)| (k.as_str(), format!("{k}={v}")))
         .collect();
     for e in sel.match_expressions.iter().flatten() {
-        let vals = e.values.clone().unwrap_or_default();
-        let mut vals_sorted = vals.clone();
-        sort::sort(&mut vals_sorted);
-        parts.push(match e.operator.as_str() {
-            "In" => format!("{} in ({})", e.key, vals_sorted.join(",")),
-            "NotIn" => format!("{} notin ({})", e.key, vals_sorted.join(",")),
+        let mut vals = e.values.clone().unwrap_or_default();
+        sort::sort(&mut vals);
+        let text = match e.operator.as_str() {
+            "In" => format!("{} in ({})", e.key, vals.join(",")),
+            "NotIn" => format!("{} notin ({})", e.key, vals.join(",")),
             "Exists" => e.key.clone(),
             "DoesNotExist" => format!("!{}", e.key),
-            op => format!("{} {op} ({})", e.key, vals.join(",")),
-        });
+            _ => return None,
+        };
+        parts.push((e.key.as_str(), text));
     }
-    if parts.is_empty() {
-        "<none>".into()
-    } else {
-        parts.join(",")
-    }
+    sort::sort_by(&mut parts, |a, b| a.0.cmp(b.0));
+    Some(
+        parts
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect::<Vec<_>>()
+            .join(","),
+    )
 }

@@ -478,7 +478,8 @@ fn unknown_command(word: &str, parent: &str, known: &[&str]) -> ParseError {
     ParseError::new(message).hint(format!("`{parent}` understands: {}", known.join(", ")))
 }
 
-fn usage(verb: Verb) -> String {
+/// The line cobra adds under a flag error (`templater.FlagErrorFunc`).
+pub(crate) fn usage(verb: Verb) -> String {
     format!("See '{} --help' for usage.", verb.path())
 }
 

@@ -106,6 +106,7 @@ pub struct Wait {
     name: String,
     last: String,
     deadline: Option<Timestamp>,
+    timeout: Option<k8s_openapi::jiff::SignedDuration>,
 }
 
 /// What a [`Wait`] has to say after a poll.
@@ -123,6 +124,13 @@ impl Wait {
     /// The DaemonSet being watched, as `namespace/name`.
     pub fn target(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// The `--timeout` the command was given, when it set one (a positive duration): the
+    /// wait fails with kubectl's `timed out waiting for the condition` once that much virtual
+    /// time has passed. `None` is kubectl's default, waiting for as long as it takes.
+    pub fn timeout(&self) -> Option<std::time::Duration> {
+        self.timeout.and_then(|t| t.try_into().ok())
     }
 
     /// Looks at the DaemonSet again; prints a line whenever it changed (as kubectl's watch
@@ -160,55 +168,118 @@ impl Wait {
     }
 }
 
-/// `--timeout=30s`, `1m`, `0` (no timeout).
-fn parse_duration(s: &str) -> Option<i64> {
-    if s == "0" {
-        return Some(0);
+/// Go's `time.ParseDuration`, to nanoseconds, with its error text: `[-+]?` then one or more
+/// decimal numbers (a fraction allowed) each followed by a unit (`ns`, `us`, `µs`, `μs`, `ms`,
+/// `s`, `m`, `h`); a bare `0` needs no unit.
+pub(crate) fn parse_go_duration(orig: &str) -> Result<i128, String> {
+    let quote = apiserver::gofmt::quote;
+    let invalid = || format!("time: invalid duration {}", quote(orig));
+    let mut s = orig;
+    let mut neg = false;
+    if let Some(c) = s.chars().next().filter(|c| *c == '-' || *c == '+') {
+        neg = c == '-';
+        s = &s[1..];
     }
-    let mut total = 0i64;
-    let mut num = String::new();
-    for c in s.chars() {
-        if c.is_ascii_digit() {
-            num.push(c);
+    if s == "0" {
+        return Ok(0);
+    }
+    if s.is_empty() {
+        return Err(invalid());
+    }
+    let mut total: i128 = 0;
+    while !s.is_empty() {
+        if !s.starts_with(|c: char| c == '.' || c.is_ascii_digit()) {
+            return Err(invalid());
+        }
+        let int_end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+        let (int_part, rest) = s.split_at(int_end);
+        s = rest;
+        let mut frac_part = "";
+        if let Some(rest) = s.strip_prefix('.') {
+            let end = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            frac_part = &rest[..end];
+            s = &rest[end..];
+        }
+        if int_part.is_empty() && frac_part.is_empty() {
+            return Err(invalid());
+        }
+        let unit_end = s
+            .find(|c: char| c == '.' || c.is_ascii_digit())
+            .unwrap_or(s.len());
+        if unit_end == 0 {
+            return Err(format!("time: missing unit in duration {}", quote(orig)));
+        }
+        let (unit, rest) = s.split_at(unit_end);
+        s = rest;
+        let nanos: i128 = match unit {
+            "ns" => 1,
+            "us" | "\u{b5}s" | "\u{3bc}s" => 1_000,
+            "ms" => 1_000_000,
+            "s" => 1_000_000_000,
+            "m" => 60_000_000_000,
+            "h" => 3_600_000_000_000,
+            _ => {
+                return Err(format!(
+                    "time: unknown unit {} in duration {}",
+                    quote(unit),
+                    quote(orig)
+                ))
+            }
+        };
+        let whole: i128 = if int_part.is_empty() {
+            0
         } else {
-            let n: i64 = num.parse().ok()?;
-            num.clear();
-            total += n * match c {
-                's' => 1,
-                'm' => 60,
-                'h' => 3600,
-                _ => return None,
-            };
+            int_part.parse().map_err(|_| invalid())?
+        };
+        let mut value = whole.checked_mul(nanos).ok_or_else(invalid)?;
+        // The fraction adds what it is worth in the unit, truncated to whole nanoseconds.
+        let mut scale = nanos;
+        for d in frac_part.bytes() {
+            if scale == 0 {
+                break;
+            }
+            value += i128::from(d - b'0') * scale / 10;
+            scale /= 10;
+        }
+        total = total.checked_add(value).ok_or_else(invalid)?;
+        if total > i128::from(i64::MAX) {
+            return Err(invalid());
         }
     }
-    if !num.is_empty() {
-        return None;
-    }
-    Some(total)
+    Ok(if neg { -total } else { total })
 }
 
 pub(crate) fn status(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
     let ds = target(api, cmd, "status viewer")?;
+    // `--timeout` as cobra parses a Duration flag; 0 (the default) waits forever, and so does
+    // a negative one (watchtools.ContextWithOptionalTimeout logs it and sets no deadline).
     let timeout = match cmd.flag("timeout") {
-        Some(t) => Some(parse_duration(t).ok_or_else(|| {
-            Fail::new(format!("error: invalid argument {t:?} for \"--timeout\" flag: time: invalid duration {t:?}"))
-                .hint("durations look like 30s, 5m or 1h")
+        Some(t) => Some(parse_go_duration(t).map_err(|e| {
+            Fail::new(format!(
+                "error: invalid argument {} for \"--timeout\" flag: {e}\n{}",
+                apiserver::gofmt::quote(t),
+                crate::parse::usage(cmd.verb)
+            ))
+            .hint("durations look like 30s, 5m, 1h30m or 12h")
         })?),
         None => None,
     };
     let (msg, done) = status_message(&ds)?;
     let mut res = CommandResult::out(msg);
     if !done && cmd.flag("watch") != Some("false") {
-        let deadline = timeout.filter(|t| *t > 0).and_then(|t| {
-            api.now()
-                .checked_add(k8s_openapi::jiff::SignedDuration::from_secs(t))
-                .ok()
-        });
+        let timeout = timeout
+            .filter(|t| *t > 0)
+            .and_then(|t| i64::try_from(t).ok())
+            .map(k8s_openapi::jiff::SignedDuration::from_nanos);
+        let deadline = timeout.and_then(|t| api.now().checked_add(t).ok());
         res.wait = Some(Wait {
             namespace: ds.metadata.namespace.clone().unwrap_or_default(),
             name: ds_name(&ds).to_string(),
             last: fingerprint(&ds),
             deadline,
+            timeout,
         });
     }
     Ok(res)
@@ -246,7 +317,7 @@ pub(crate) fn history(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult,
     let ds = target(api, cmd, "history viewer")?;
     let revision = match cmd.flag("revision") {
         Some(r) => r.parse::<i64>().map_err(|_| {
-            Fail::new(format!("error: invalid argument {r:?} for \"--revision\" flag: strconv.ParseInt: parsing {r:?}: invalid syntax"))
+            Fail::new(format!("error: invalid argument {q} for \"--revision\" flag: strconv.ParseInt: parsing {q}: invalid syntax\n{}", crate::parse::usage(cmd.verb), q = apiserver::gofmt::quote(r)))
         })?,
         None => 0,
     };
@@ -299,7 +370,7 @@ pub(crate) fn undo(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fa
     let mut ds = target(api, cmd, "rollbacker")?;
     let to: i64 = match cmd.flag("to-revision") {
         Some(r) => r.parse().map_err(|_| {
-            Fail::new(format!("error: invalid argument {r:?} for \"--to-revision\" flag: strconv.ParseInt: parsing {r:?}: invalid syntax"))
+            Fail::new(format!("error: invalid argument {q} for \"--to-revision\" flag: strconv.ParseInt: parsing {q}: invalid syntax\n{}", crate::parse::usage(cmd.verb), q = apiserver::gofmt::quote(r)))
         })?,
         None => 0,
     };
@@ -393,4 +464,51 @@ pub(crate) fn pause_or_resume(
 fn template_of(rev: &ControllerRevision) -> Option<PodTemplateSpec> {
     let t = controller::history::revision_template(rev)?;
     apiserver::decode_json(&t).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_go_duration;
+
+    #[test]
+    fn parse_go_duration_reads_what_time_parse_duration_reads() {
+        let s = 1_000_000_000i128;
+        assert_eq!(parse_go_duration("0"), Ok(0));
+        assert_eq!(parse_go_duration("30s"), Ok(30 * s));
+        assert_eq!(parse_go_duration("12h"), Ok(12 * 3600 * s));
+        assert_eq!(parse_go_duration("1h30m"), Ok(5400 * s));
+        assert_eq!(parse_go_duration("1.5h"), Ok(5400 * s));
+        assert_eq!(parse_go_duration(".5s"), Ok(s / 2));
+        assert_eq!(parse_go_duration("300ms"), Ok(3 * s / 10));
+        assert_eq!(parse_go_duration("2\u{b5}s"), Ok(2000));
+        assert_eq!(parse_go_duration("-1m"), Ok(-60 * s));
+        assert_eq!(parse_go_duration("+5s"), Ok(5 * s));
+    }
+
+    #[test]
+    fn parse_go_duration_fails_with_time_parse_duration_errors() {
+        assert_eq!(
+            parse_go_duration("10"),
+            Err("time: missing unit in duration \"10\"".into())
+        );
+        assert_eq!(
+            parse_go_duration("1d"),
+            Err("time: unknown unit \"d\" in duration \"1d\"".into())
+        );
+        // Go reads `1.` as a number, then finds no unit before `.5s`.
+        assert_eq!(
+            parse_go_duration("1..5s"),
+            Err("time: missing unit in duration \"1..5s\"".into())
+        );
+        for bad in ["", "-", "abc", ".s", "9999999999h"] {
+            assert_eq!(
+                parse_go_duration(bad),
+                Err(format!(
+                    "time: invalid duration {}",
+                    apiserver::gofmt::quote(bad)
+                )),
+                "{bad}"
+            );
+        }
+    }
 }

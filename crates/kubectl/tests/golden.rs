@@ -1,5 +1,6 @@
 //! Golden transcripts: every `tests/golden/*.txt` holds `$ kubectl …` lines followed by what
-//! the command printed, run against a fresh fake cluster (tests/common). `UPDATE_GOLDEN=1`
+//! the command printed, run against a fresh fake cluster (tests/common; `Fake::failures` when
+//! the file starts with `# fixture: failures`). `UPDATE_GOLDEN=1`
 //! rewrites the outputs; the commands are the test vectors.
 //!
 //! Layout per command: stdout as is; then `[stderr]` and its text; `[hint] …`; `[exit N]`;
@@ -72,8 +73,16 @@ fn golden_transcripts_match() {
     let mut failures = Vec::new();
     for path in files {
         let text = fs::read_to_string(&path).expect("readable golden file");
-        let mut fake = common::Fake::new();
         let mut actual = String::new();
+        // A first line `# fixture: failures` picks the cluster with failing pods.
+        let mut fake = match text.lines().next() {
+            Some(line @ "# fixture: failures") => {
+                actual.push_str(line);
+                actual.push('\n');
+                common::Fake::failures()
+            }
+            _ => common::Fake::new(),
+        };
         for line in text.lines() {
             if let Some(cmd) = line.strip_prefix("$ ") {
                 actual.push_str(&render(&mut fake, cmd));

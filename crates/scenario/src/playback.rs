@@ -5,8 +5,8 @@
 //! Semantics: lines run in order; a line that does not wait runs at once; `sleep D` lets the
 //! cluster run for D before the next line (every event due at or before the end of the sleep
 //! runs first, as in the batch runner); `kubectl rollout status` lets it run until the rollout
-//! is done (or [`crate::run::WAIT_LIMIT`]). After the last line the cluster keeps running for
-//! as long as the viewer advances time.
+//! is done (or its `--timeout`, else [`crate::run::WAIT_LIMIT`]). After the last line the
+//! cluster keeps running for as long as the viewer advances time.
 //!
 //! The state is a pure function of the scenario and a [`Position`] (events processed, clock):
 //! how time was moved (one call or many frames) does not matter. That is what makes user edits
@@ -19,7 +19,7 @@ use kubectl::Wait;
 use std::time::Duration;
 
 use crate::format::{Scenario, ScenarioError, ScriptLine, Step};
-use crate::run::{absorb_wait, parse_duration, run_line, start, Record, TIMED_OUT, WAIT_LIMIT};
+use crate::run::{absorb_wait, parse_duration, run_line, start, wait_limit, Record, TIMED_OUT};
 use crate::session::Session;
 
 /// Where a playback stands: how many simulation events it has processed, and its clock. Two
@@ -258,9 +258,10 @@ impl Playback {
                     if waits {
                         let mut r = kubectl::run(&mut self.session, &command);
                         if let Some(wait) = r.wait.take() {
+                            let deadline = plus(self.session.cluster.now(), wait_limit(&wait));
                             self.waiting = Some(Waiting::Rollout {
                                 wait: Box::new(wait),
-                                deadline: plus(self.session.cluster.now(), WAIT_LIMIT),
+                                deadline,
                                 output: r.stdout,
                                 index,
                                 since: self.position(),

@@ -11,8 +11,17 @@ use std::time::Duration;
 use crate::format::{parse_taint, Check, Scenario, ScenarioError, Step};
 use crate::session::Session;
 
-/// A wait longer than this (virtual) gives up, as `kubectl rollout status --timeout` would.
+/// How long (virtual) a script's `kubectl rollout status` waits when it has no `--timeout`:
+/// kubectl would wait forever, but the virtual cluster never goes idle (heartbeats), so a
+/// rollout that cannot finish would never end the script. After this the wait fails with
+/// kubectl's timeout error. A positive `--timeout` replaces the cap, longer or shorter
+/// (`--timeout=12h` waits 12 h of virtual time); `--timeout=0` keeps it.
 pub const WAIT_LIMIT: Duration = Duration::from_secs(3600);
+
+/// How long a script lets `wait` run: its `--timeout`, else [`WAIT_LIMIT`].
+pub(crate) fn wait_limit(wait: &kubectl::Wait) -> Duration {
+    wait.timeout().unwrap_or(WAIT_LIMIT)
+}
 
 /// One executed script line, as `dsplay run --output json` prints it.
 #[derive(Debug, Clone, PartialEq)]
@@ -308,7 +317,7 @@ fn run_pod_verb(session: &mut Session, words: &[String]) -> LineResult {
     }
 }
 
-/// What kubectl prints when a wait outlives [`WAIT_LIMIT`].
+/// What kubectl prints when a wait outlives its limit ([`wait_limit`]).
 pub(crate) const TIMED_OUT: &str = "error: timed out waiting for the condition\n";
 
 /// Adds what one poll of a kubectl wait printed to `output`; `Some(ok)` once the wait ended.
@@ -336,7 +345,7 @@ fn run_kubectl(session: &mut Session, line: &str) -> LineResult {
     let mut output = String::new();
     output.push_str(&r.stdout);
     if let Some(mut wait) = r.wait.take() {
-        let deadline = session.cluster.elapsed_seconds() + WAIT_LIMIT.as_secs_f64();
+        let deadline = session.cluster.elapsed_seconds() + wait_limit(&wait).as_secs_f64();
         loop {
             if let Some(ended_ok) = absorb_wait(wait.poll(session), &mut output) {
                 return LineResult {

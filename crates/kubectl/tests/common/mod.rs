@@ -257,7 +257,7 @@ impl Fake {
                 "ownerReferences": owner("ReplicaSet", "web-7d4b9c6f5", "rs-uid", "apps/v1"),
                 "creationTimestamp": "2024-05-01T11:00:00Z"},
             "spec": {"nodeName": "worker", "containers": [{"name": "nginx", "image": "nginx:1.27"}]},
-            "status": {"phase": "Running", "podIP": "10.244.1.9", "conditions": [{"type": "Ready", "status": "True"}],
+            "status": {"phase": "Running", "podIP": "10.244.1.9", "podIPs": [{"ip": "10.244.1.9"}], "conditions": [{"type": "Ready", "status": "True"}],
                 "containerStatuses": [{"name": "nginx", "ready": true, "restartCount": 0, "image": "nginx:1.27", "imageID": "",
                     "state": {"running": {"startedAt": "2024-05-01T11:00:05Z"}}}]}
         })));
@@ -275,7 +275,7 @@ impl Fake {
                 "ownerReferences": owner("ReplicaSet", "coredns-7db6d8ff4d", "rs2", "apps/v1"),
                 "creationTimestamp": "2024-05-01T10:00:30Z"},
             "spec": {"nodeName": "control-plane", "containers": [{"name": "coredns", "image": "registry.k8s.io/coredns/coredns:v1.11.1"}]},
-            "status": {"phase": "Running", "podIP": "10.244.0.3",
+            "status": {"phase": "Running", "podIP": "10.244.0.3", "podIPs": [{"ip": "10.244.0.3"}],
                 "containerStatuses": [{"name": "coredns", "ready": true, "restartCount": 0, "image": "", "imageID": "",
                     "state": {"running": {"startedAt": "2024-05-01T10:00:40Z"}}}]}
         })));
@@ -312,6 +312,181 @@ impl Fake {
             ],
             rv: 1000,
         }
+    }
+
+    /// `new()` plus the pod failure states the kubelet produces, on worker..worker4: a
+    /// container in CrashLoopBackOff (`agent-x`, with the kubelet's events about it), one
+    /// terminated with Error, one Completed, two Pending on image pulls, and a Running pod that
+    /// restarted.
+    pub fn failures() -> Fake {
+        let mut f = Fake::new();
+        let owner = json!([{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "agent", "uid": "agent-ds-uid", "controller": true, "blockOwnerDeletion": true}]);
+        let token_volume = json!({"name": "kube-api-access-7xq2f", "projected": {"defaultMode": 420, "sources": [
+            {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+            {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
+            {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}]}});
+        let spec = |node: &str, image: &str| {
+            json!({
+                "nodeName": node, "serviceAccountName": "default", "priority": 0,
+                "restartPolicy": "Always", "volumes": [token_volume.clone()],
+                "containers": [{"name": "app", "image": image,
+                    "ports": [{"containerPort": 8080, "name": "http", "protocol": "TCP"}],
+                    "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8080, "scheme": "HTTP"},
+                        "initialDelaySeconds": 5, "timeoutSeconds": 1, "periodSeconds": 10, "successThreshold": 1, "failureThreshold": 3},
+                    "readinessProbe": {"tcpSocket": {"port": "http"},
+                        "timeoutSeconds": 1, "periodSeconds": 5, "successThreshold": 1, "failureThreshold": 3},
+                    "env": [{"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
+                            {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName"}}}],
+                    "volumeMounts": [{"name": "kube-api-access-7xq2f", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}]}],
+                "tolerations": [
+                    {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"},
+                    {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"}]
+            })
+        };
+        let conditions = |ready: &str| {
+            json!([
+            {"type": "PodReadyToStartContainers", "status": "True"}, {"type": "Initialized", "status": "True"},
+            {"type": "Ready", "status": ready}, {"type": "ContainersReady", "status": ready},
+            {"type": "PodScheduled", "status": "True"}])
+        };
+        let pods = [
+            (
+                "agent-x",
+                "worker",
+                "agent-uid-x",
+                "registry.example/agent:v2",
+                "Running",
+                "False",
+                3,
+                json!({"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 20s restarting failed container=app pod=agent-x_default(agent-uid-x)"}}),
+                json!({"terminated": {"exitCode": 1, "reason": "Error", "startedAt": "2024-05-01T11:59:20Z", "finishedAt": "2024-05-01T11:59:40Z", "containerID": "containerd://x3"}}),
+            ),
+            (
+                "agent-err",
+                "worker2",
+                "agent-uid-e",
+                "registry.example/agent:v2",
+                "Running",
+                "False",
+                1,
+                json!({"terminated": {"exitCode": 1, "reason": "Error", "startedAt": "2024-05-01T11:59:50Z", "finishedAt": "2024-05-01T11:59:55Z"}}),
+                json!({"terminated": {"exitCode": 1, "reason": "Error", "startedAt": "2024-05-01T11:58:00Z", "finishedAt": "2024-05-01T11:58:10Z"}}),
+            ),
+            (
+                "agent-done",
+                "worker3",
+                "agent-uid-d",
+                "registry.example/agent:v2",
+                "Succeeded",
+                "False",
+                0,
+                json!({"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": "2024-05-01T11:50:05Z", "finishedAt": "2024-05-01T11:51:05Z"}}),
+                json!({}),
+            ),
+            (
+                "agent-pull",
+                "worker4",
+                "agent-uid-p",
+                "registry.example/agent:v9",
+                "Pending",
+                "False",
+                0,
+                json!({"waiting": {"reason": "ErrImagePull", "message": "failed to pull and unpack image \"registry.example/agent:v9\": not found"}}),
+                json!({}),
+            ),
+            (
+                "agent-backoff",
+                "worker",
+                "agent-uid-b",
+                "registry.example/agent:v9",
+                "Pending",
+                "False",
+                0,
+                json!({"waiting": {"reason": "ImagePullBackOff", "message": "Back-off pulling image \"registry.example/agent:v9\""}}),
+                json!({}),
+            ),
+            (
+                "agent-restarts",
+                "worker2",
+                "agent-uid-r",
+                "registry.example/agent:v2",
+                "Running",
+                "True",
+                5,
+                json!({"running": {"startedAt": "2024-05-01T11:56:00Z"}}),
+                json!({"terminated": {"exitCode": 137, "reason": "OOMKilled", "startedAt": "2024-05-01T11:52:00Z", "finishedAt": "2024-05-01T11:55:58Z"}}),
+            ),
+        ];
+        for (i, (name, node, uid, image, phase, ready, restarts, state, last)) in
+            pods.into_iter().enumerate()
+        {
+            let ip = format!("10.244.{}.{}", i % 4 + 1, 20 + i);
+            let running = state.get("running").is_some();
+            // Nodes register in order: control-plane 172.18.0.2, worker .3, worker2 .4, …
+            let host_ip = match node {
+                "worker" => "172.18.0.3",
+                "worker2" => "172.18.0.4",
+                "worker3" => "172.18.0.5",
+                _ => "172.18.0.6",
+            };
+            let mut status = json!({"phase": phase, "hostIP": host_ip, "hostIPs": [{"ip": host_ip}],
+                "startTime": "2024-05-01T11:50:00Z", "qosClass": "BestEffort", "conditions": conditions(ready),
+                "containerStatuses": [{"name": "app", "ready": ready == "True", "started": running,
+                    "restartCount": restarts, "image": image, "imageID": if phase == "Pending" { "" } else { "registry.example/agent@sha256:9f1c" },
+                    "containerID": if phase == "Pending" { json!(null) } else { json!(format!("containerd://{uid}")) },
+                    "state": state, "lastState": last}]});
+            if phase != "Pending" {
+                status["podIP"] = json!(ip);
+                status["podIPs"] = json!([{"ip": ip}]);
+            }
+            f.pods.push(from::<Pod>(json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": "default", "uid": uid,
+                    "labels": {"app": "agent", "controller-revision-hash": "84c5d7f9b"},
+                    "ownerReferences": owner.clone(), "creationTimestamp": "2024-05-01T11:50:00Z"},
+                "spec": spec(node, image),
+                "status": status
+            })));
+        }
+        let kubelet_event = |name: &str,
+                             pod: &str,
+                             uid: &str,
+                             ty: &str,
+                             reason: &str,
+                             message: &str,
+                             first: &str,
+                             last: &str,
+                             count: i32| {
+            from::<Event>(json!({
+                "apiVersion": "v1", "kind": "Event",
+                "metadata": {"name": name, "namespace": "default"},
+                "involvedObject": {"kind": "Pod", "name": pod, "namespace": "default", "uid": uid, "apiVersion": "v1",
+                    "fieldPath": "spec.containers{app}"},
+                "reason": reason, "message": message, "type": ty,
+                "source": {"component": "kubelet", "host": "worker"},
+                "firstTimestamp": first, "lastTimestamp": last, "count": count,
+                "reportingComponent": "kubelet", "reportingInstance": "worker"
+            }))
+        };
+        f.events.extend([
+            kubelet_event("agent-x.17c9c10", "agent-x", "agent-uid-x", "Normal", "Pulled",
+                "Container image \"registry.example/agent:v2\" already present on machine", "2024-05-01T11:50:02Z", "2024-05-01T11:59:20Z", 4),
+            kubelet_event("agent-x.17c9c11", "agent-x", "agent-uid-x", "Normal", "Created",
+                "Created container: app", "2024-05-01T11:50:02Z", "2024-05-01T11:59:20Z", 4),
+            kubelet_event("agent-x.17c9c12", "agent-x", "agent-uid-x", "Normal", "Started",
+                "Started container app", "2024-05-01T11:50:03Z", "2024-05-01T11:59:20Z", 4),
+            kubelet_event("agent-x.17c9c13", "agent-x", "agent-uid-x", "Warning", "Unhealthy",
+                "Liveness probe failed: Get \"http://10.244.1.20:8080/healthz\": dial tcp 10.244.1.20:8080: connect: connection refused",
+                "2024-05-01T11:50:10Z", "2024-05-01T11:59:35Z", 9),
+            kubelet_event("agent-x.17c9c14", "agent-x", "agent-uid-x", "Normal", "Killing",
+                "Container app failed liveness probe, will be restarted", "2024-05-01T11:50:30Z", "2024-05-01T11:59:35Z", 3),
+            kubelet_event("agent-x.17c9c15", "agent-x", "agent-uid-x", "Warning", "BackOff",
+                "Back-off restarting failed container app in pod agent-x_default(agent-uid-x)", "2024-05-01T11:52:00Z", "2024-05-01T11:59:45Z", 6),
+            kubelet_event("agent-pull.17c9c20", "agent-pull", "agent-uid-p", "Warning", "Failed",
+                "(combined from similar events): Failed to pull image \"registry.example/agent:v9\": rpc error: code = NotFound desc = failed to pull and unpack image \"registry.example/agent:v9\": not found",
+                "2024-05-01T11:50:01Z", "2024-05-01T11:59:30Z", 11),
+        ]);
+        f
     }
 
     fn next_rv(&mut self) -> String {
