@@ -60,6 +60,9 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
                 let ns = p.namespace.clone();
                 let pname = p.name.clone();
                 let fail = Edit::FailPod { namespace: ns.clone(), pod: pname.clone() };
+                let crash = Edit::CrashPod { namespace: ns.clone(), pod: pname.clone() };
+                let describe = ctx.query(&format!("kubectl describe pod {pname} -n {ns}"));
+                let running = matches!(p.state, PodState::Running | PodState::Ready);
                 let delete = Edit::DeletePod { namespace: ns.clone(), pod: pname.clone() };
                 let yaml_cmd = format!("kubectl get pod {pname} -n {ns} -o yaml");
                 let yaml = ctx.query(&yaml_cmd);
@@ -67,11 +70,18 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
                     <li>
                         <ul class="pods">{crate::nodes::pod_chip(p)}</ul>
                         {(on_node && !matches!(p.state, PodState::Pending | PodState::Failed | PodState::Succeeded)).then(|| view! {
-                            <button on:click=move |_| run(fail.clone())>"Fail pod"</button>
+                            <button on:click=move |_| run(fail.clone()) title="The kubelet evicts the pod (node memory pressure): phase Failed">"Evict pod"</button>
+                        })}
+                        {(on_node && running).then(|| view! {
+                            <button on:click=move |_| run(crash.clone()) title="Its container exits with code 1; the kubelet restarts it after its back-off">"Crash container"</button>
                         })}
                         <button class="danger" on:click=move |_| run(delete.clone())>"Delete pod"</button>
                         {p.why.clone().or_else(|| p.orphan.as_ref().map(|o| format!("{pname} {o}")))
                             .map(|w| view! { <p class="why">{w}</p> })}
+                        <details class="yaml" open=p.trouble.is_some()>
+                            <summary>{format!("kubectl describe pod {pname}")}</summary>
+                            <pre class="code">{describe.text}</pre>
+                        </details>
                         <details class="yaml">
                             <summary>{format!("kubectl get pod {pname} -o yaml")}</summary>
                             <pre class="code">{yaml.text}</pre>

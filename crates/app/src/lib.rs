@@ -865,6 +865,7 @@ fn CountersTable() -> impl IntoView {
                 {move || ctx.vm.with(|v| v.waves.iter().map(|w| view! {
                     <li data-ds=w.daemon_set.clone()>
                         <b>{w.daemon_set.clone()}</b>" rolling update: "{w.words.clone()}
+                        {w.waiting.clone().map(|x| view! { <span class="stalled">" — "{x}</span> })}
                     </li>
                 }).collect_view())}
             </ul>

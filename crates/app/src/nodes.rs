@@ -320,10 +320,24 @@ fn revision_class(p: &PodChip) -> &'static str {
 }
 
 pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
-    let class = format!("pod {} {}", p.state.class(), revision_class(p));
-    let label = match p.grace_left {
-        Some(g) => format!("{} {:.0}s", p.state.as_str(), g.ceil()),
-        None => p.state.as_str().to_string(),
+    let mut class = format!("pod {} {}", p.state.class(), revision_class(p));
+    if p.trouble.is_some() {
+        class.push_str(" trouble");
+    }
+    // A crash-looping pod says so, with its restarts and when the kubelet may restart it.
+    let label = match (p.grace_left, &p.trouble) {
+        (Some(g), _) => format!("{} {:.0}s", p.state.as_str(), g.ceil()),
+        (None, Some(t)) => {
+            let mut l = t.clone();
+            if let Some(n) = p.restarts.split(' ').next().filter(|n| !n.is_empty()) {
+                l.push_str(&format!(" ↻{n}"));
+            }
+            if let Some(left) = p.restart_in {
+                l.push_str(&format!(" · restarting in {:.0} s", left.ceil()));
+            }
+            l
+        }
+        (None, None) => p.state.as_str().to_string(),
     };
     let title = format!(
         "{} — {} — revision {}{}{}",
@@ -341,6 +355,11 @@ pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
             .map(|w| format!(" — {w}"))
             .unwrap_or_default()
     );
+    let title = if p.restarts.is_empty() {
+        title
+    } else {
+        format!("{title} — restarts {}", p.restarts)
+    };
     view! {
         <li class=class title=title.clone() aria-label=title data-pod=p.name.clone()>
             <span class="pname">{p.name.clone()}</span>
@@ -368,6 +387,9 @@ fn tile(n: &NodeModel) -> Tile {
     if let Some(p) = pod {
         class.push(' ');
         class.push_str(revision_class(p));
+        if p.trouble.is_some() {
+            class.push_str(" trouble");
+        }
     }
     if not_ready(n) {
         class.push_str(" not-ready");

@@ -117,8 +117,13 @@ pub enum Edit {
     StartKubelet {
         node: String,
     },
-    /// The pod's container exits non-zero.
+    /// The kubelet evicts the pod (node memory pressure): phase Failed.
     FailPod {
+        namespace: String,
+        pod: String,
+    },
+    /// The pod's container exits once (code 1); the kubelet restarts it with back-off.
+    CrashPod {
         namespace: String,
         pod: String,
     },
@@ -284,7 +289,9 @@ impl Edit {
             | Edit::Uncordon { node }
             | Edit::StopKubelet { node }
             | Edit::StartKubelet { node } => check_name("node name", node),
-            Edit::FailPod { namespace, pod } | Edit::DeletePod { namespace, pod } => {
+            Edit::FailPod { namespace, pod }
+            | Edit::CrashPod { namespace, pod }
+            | Edit::DeletePod { namespace, pod } => {
                 check_name("pod name", pod)?;
                 if namespace_flag(namespace).is_empty() {
                     Ok(())
@@ -342,6 +349,9 @@ impl std::fmt::Display for Edit {
             Edit::StartKubelet { node } => write!(f, "node start {node}"),
             Edit::FailPod { namespace, pod } => {
                 write!(f, "pod fail {pod}{}", namespace_flag(namespace))
+            }
+            Edit::CrashPod { namespace, pod } => {
+                write!(f, "pod crash {pod}{}", namespace_flag(namespace))
             }
             Edit::DeletePod { namespace, pod } => {
                 write!(f, "kubectl delete pod {pod}{}", namespace_flag(namespace))

@@ -8,6 +8,7 @@ use controller::predicates::{describe_taint, NodeExplanation};
 use controller::DaemonPodPredicate;
 use k8s_openapi::api::apps::v1::DaemonSet;
 use k8s_openapi::api::core::v1::{Event, Node, Pod};
+use k8s_openapi::jiff::Timestamp;
 
 /// A pod's state as the playground colours it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +92,87 @@ pub struct PodChip {
     pub why: Option<String>,
     /// For a pod no controller owns (an orphan): whether a DaemonSet will adopt it (R-CLM-4).
     pub orphan: Option<String>,
+    /// `kubectl get pods` STATUS when a container is not running as it should:
+    /// `CrashLoopBackOff`, `Error`, `Completed`, `ErrImagePull`, `ImagePullBackOff`, …
+    pub trouble: Option<String>,
+    /// RESTARTS as kubectl prints it (`3 (12s ago)`); empty when none.
+    pub restarts: String,
+    /// Seconds until a crash-looping container's back-off ends and the kubelet may restart it.
+    pub restart_in: Option<f64>,
+}
+
+/// A container state that is a problem, as `kubectl get pods` words it, with the seconds left
+/// of a crash loop's back-off (its waiting message's `back-off 20s`, counted from the last
+/// exit).
+fn container_trouble(p: &Pod, now: Timestamp) -> (Option<String>, String, Option<f64>) {
+    // Most pods run fine: only those with a restart or a container not running are summarised
+    // (the view is built every frame, for thousands of pods).
+    let statuses = p
+        .status
+        .as_ref()
+        .and_then(|st| st.container_statuses.as_deref())
+        .unwrap_or_default();
+    let healthy = statuses.iter().all(|cs| {
+        cs.restart_count == 0
+            && cs.state.as_ref().is_none_or(|s| {
+                s.terminated.is_none()
+                    && s.waiting
+                        .as_ref()
+                        .is_none_or(|w| w.reason.as_deref() == Some("ContainerCreating"))
+            })
+    });
+    if healthy {
+        return (None, String::new(), None);
+    }
+    let summary = kubectl::pod_summary(p, now);
+    let restarts = if summary.restarts == "0" {
+        String::new()
+    } else {
+        summary.restarts.clone()
+    };
+    let troubled = matches!(
+        summary.status.as_str(),
+        "CrashLoopBackOff"
+            | "Error"
+            | "Completed"
+            | "ErrImagePull"
+            | "ImagePullBackOff"
+            | "ErrImageNeverPull"
+            | "ContainerStatusUnknown"
+    ) || summary.status.starts_with("ExitCode:")
+        || summary.status.starts_with("Signal:");
+    let trouble = troubled.then(|| summary.status.clone());
+    let restart_in = p
+        .status
+        .as_ref()
+        .and_then(|st| st.container_statuses.as_ref())
+        .into_iter()
+        .flatten()
+        .filter_map(|cs| {
+            let waiting = cs.state.as_ref()?.waiting.as_ref()?;
+            if waiting.reason.as_deref() != Some("CrashLoopBackOff") {
+                return None;
+            }
+            let period = waiting
+                .message
+                .as_deref()?
+                .strip_prefix("back-off ")?
+                .split(' ')
+                .next()
+                .and_then(|d| crate::run::parse_duration(d).ok())?;
+            let finished = cs
+                .last_state
+                .as_ref()?
+                .terminated
+                .as_ref()?
+                .finished_at
+                .as_ref()?
+                .0;
+            let left = period.as_secs_f64() - now.duration_since(finished).as_secs_f64();
+            Some(left.max(0.0))
+        })
+        .reduce(f64::min);
+    (trouble, restarts, restart_in)
 }
 
 /// The API's own words for a pod that waits, fails or is being removed (see [`PodChip::why`]).
@@ -135,6 +217,39 @@ pub fn pod_why(p: &Pod) -> Option<String> {
             terminated.reason.as_deref().unwrap_or("Terminated"),
             terminated.exit_code
         ));
+    }
+    // A container that waits (CrashLoopBackOff, ImagePullBackOff …) or just exited, with its
+    // last exit.
+    for cs in status.container_statuses.iter().flatten() {
+        let state = cs.state.as_ref();
+        let last = cs.last_state.as_ref().and_then(|s| s.terminated.as_ref());
+        let last_exit = last
+            .map(|t| {
+                format!(
+                    " (last exit: code {}, {})",
+                    t.exit_code,
+                    t.reason.as_deref().unwrap_or("Terminated")
+                )
+            })
+            .unwrap_or_default();
+        if let Some(w) = state.and_then(|s| s.waiting.as_ref()) {
+            let reason = w.reason.as_deref().unwrap_or("Waiting");
+            if reason == "ContainerCreating" || reason == "PodInitializing" {
+                continue;
+            }
+            return Some(format!(
+                "{}{last_exit}",
+                said(reason, w.message.as_deref()).unwrap_or_default()
+            ));
+        }
+        if let Some(t) = state.and_then(|s| s.terminated.as_ref()) {
+            return Some(format!(
+                "container {} exited: code {}, {}",
+                cs.name,
+                t.exit_code,
+                t.reason.as_deref().unwrap_or("Terminated")
+            ));
+        }
     }
     None
 }
@@ -500,6 +615,7 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
             .deletion_timestamp
             .as_ref()
             .map(|t| t.0.duration_since(now).as_secs_f64().max(0.0));
+        let (trouble, restarts, restart_in) = container_trouble(p, now);
         card.pods.push(PodChip {
             name: p.metadata.name.clone().unwrap_or_default(),
             namespace: p.metadata.namespace.clone().unwrap_or_default(),
@@ -510,6 +626,9 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
             grace_left,
             why: pod_why(p),
             orphan: owner.is_none().then(|| orphan_note(p, &dss)),
+            trouble,
+            restarts,
+            restart_in,
         });
     }
     note_failing_creates(c, &mut nodes);
@@ -580,6 +699,9 @@ pub struct Wave {
     pub words: String,
     /// The nodes in the wave, sorted.
     pub nodes: Vec<String>,
+    /// When the budget is used up: why the rollout waits, e.g. `waiting: 1 updated pod not
+    /// available (CrashLoopBackOff); maxUnavailable 1 reached`.
+    pub waiting: Option<String>,
 }
 
 /// The wave of `ds`'s rolling update, if one is in progress: the DaemonSet uses RollingUpdate,
@@ -643,6 +765,35 @@ pub fn wave(c: &Cluster, ds: &DaemonSet) -> Option<Wave> {
     }
     .unwrap_or(0);
     let in_progress = i32::try_from(nodes.len()).unwrap_or(i32::MAX);
+    // The updated pods that hold the budget, by what kubectl says of them.
+    let mut unavailable = 0;
+    let mut reasons: Vec<String> = Vec::new();
+    for (p, _) in &placed {
+        if revision_hash(p) != hash
+            || p.metadata.deletion_timestamp.is_some()
+            || controller::pod_util::is_pod_available(p, min_ready, now)
+        {
+            continue;
+        }
+        unavailable += 1;
+        let summary = kubectl::pod_summary(p, now);
+        let reason = match summary.status.as_str() {
+            "Running" if controller::pod_util::is_pod_ready(p) => "ready, not yet available".into(),
+            "Running" => "not ready".into(),
+            other => other.to_string(),
+        };
+        if !reasons.contains(&reason) {
+            reasons.push(reason);
+        }
+    }
+    let waiting = (budget > 0 && in_progress >= budget && unavailable > 0).then(|| {
+        format!(
+            "waiting: {unavailable} updated pod{} not available ({}); {} {budget} reached",
+            if unavailable == 1 { "" } else { "s" },
+            reasons.join(", "),
+            if surge { "maxSurge" } else { "maxUnavailable" }
+        )
+    });
     let words = format!(
         "{in_progress} of {} {budget} in progress",
         if surge { "maxSurge" } else { "maxUnavailable" }
@@ -655,6 +806,7 @@ pub fn wave(c: &Cluster, ds: &DaemonSet) -> Option<Wave> {
         surge,
         words,
         nodes,
+        waiting,
     })
 }
 
