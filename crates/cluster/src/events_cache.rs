@@ -10,6 +10,8 @@
 //!
 //! Not modelled: the caches' LRU bound (4,096 keys per process). A key drops out upstream only
 //! after 4,096 others from the same component, and it matters only if it recurs after that.
+//! And the scheduler records through `events.k8s.io/v1` upstream (`tools/events`: isomorphic
+//! events become a series, no aggregation or spam filter); here it goes through this too.
 
 use k8s_openapi::api::core::v1::ObjectReference;
 use k8s_openapi::jiff::Timestamp;
