@@ -9,6 +9,7 @@
 //! | `kubelet` | container start, readiness probes, termination, node status |
 //! | `node_lifecycle` | Leases, NotReady/Unknown conditions and their taints (R-NLC-*) |
 //! | `taint_eviction` | NoExecute evictions (R-TE-*) |
+//! | `events_cache` | client-go's event correlation: aggregation, counting, the spam filter |
 //! | `podgc` | pods on vanished nodes (R-GC-1) |
 //! | `garbage_collector` | dependents of deleted DaemonSets (R-DEL-*) |
 //! | [`timing`] | the calibrated latencies |
@@ -30,6 +31,7 @@
 pub mod cluster;
 mod engine;
 pub mod error;
+mod events_cache;
 mod garbage_collector;
 pub mod images;
 pub mod informer;

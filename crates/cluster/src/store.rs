@@ -20,6 +20,7 @@ use controller::client::{Listers, ObjectPatch};
 
 use crate::engine::{plus, seconds_between, PodKey};
 use crate::error::ApiError;
+use crate::events_cache::{Draft, EventCorrelator, SharedMap};
 use crate::rng::Rng;
 use crate::trace::{self, ObjectEvent, TraceEntry, TraceKind};
 
@@ -311,52 +312,6 @@ impl Kind for ControllerRevision {
     }
 }
 
-/// The fields client-go's `EventCorrelator` aggregates events by: the same source, involved
-/// object (down to its field path and uid), type, reason and message.
-#[derive(Debug, PartialEq, Eq, Hash)]
-struct EventKey<'a> {
-    component: &'a str,
-    host: &'a str,
-    kind: &'a str,
-    namespace: &'a str,
-    name: &'a str,
-    field_path: &'a str,
-    uid: &'a str,
-    api_version: &'a str,
-    type_: &'a str,
-    reason: &'a str,
-    message: &'a str,
-}
-
-impl<'a> EventKey<'a> {
-    /// A recorded event's key.
-    fn of(e: &'a Event) -> Self {
-        let text = |s: &'a Option<String>| s.as_deref().unwrap_or_default();
-        let io = &e.involved_object;
-        let source = e.source.as_ref();
-        EventKey {
-            component: source.map_or("", |s| text(&s.component)),
-            host: source.map_or("", |s| text(&s.host)),
-            kind: text(&io.kind),
-            namespace: text(&e.metadata.namespace),
-            name: text(&io.name),
-            field_path: text(&io.field_path),
-            uid: text(&io.uid),
-            api_version: text(&io.api_version),
-            type_: text(&e.type_),
-            reason: text(&e.reason),
-            message: text(&e.message),
-        }
-    }
-
-    fn hash64(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.hash(&mut h);
-        h.finish()
-    }
-}
-
 /// The recorded events, oldest first, in chunks that clones of the store share: a timeline
 /// checkpoint copies a pointer per chunk rather than one per event (a 5,000-node cluster
 /// records four events per pod), and a write copies only its own chunk.
@@ -424,9 +379,10 @@ pub struct Store {
     /// node name → pods bound to it (spec.nodeName), for the node-local actors.
     pods_by_node: BTreeMap<String, BTreeSet<NsName>>,
     events: EventLog,
-    /// (hash of its [`EventKey`], index in `events`) for every event: cheap to clone with
-    /// each checkpoint, unlike the keys' strings; a lookup compares the candidates' keys.
-    event_index: BTreeSet<(u64, usize)>,
+    /// The recorders' correlation (aggregation, dedup, spam filter), as client-go's.
+    correlator: EventCorrelator,
+    /// The event keys recorded from the naming stream so far (see `emit`).
+    names_drawn: SharedMap<()>,
     /// The nanosecond in the newest event's name (see `record_event`).
     last_event_nanos: i128,
     resource_version: u64,
@@ -434,8 +390,9 @@ pub struct Store {
     /// The token volumes' name suffixes, from a stream of their own: pod names (from `rng`)
     /// stay what they were before pods were admitted.
     token_rng: Rng,
-    /// The uids of the kubelets' events, likewise.
-    kubelet_event_rng: Rng,
+    /// The uids of the kubelets' events, likewise, and of the other events that did not draw
+    /// theirs from `rng` (see `emit`).
+    event_rng: Rng,
     pub(crate) now: Timestamp,
     start: Timestamp,
     pub(crate) outbox: Vec<WatchEvent>,
@@ -535,12 +492,13 @@ impl Store {
             objects: Objects::default(),
             pods_by_node: BTreeMap::new(),
             events: EventLog::default(),
-            event_index: BTreeSet::new(),
+            correlator: EventCorrelator::default(),
+            names_drawn: SharedMap::default(),
             last_event_nanos: i128::MIN,
             resource_version: 0,
             rng: Rng::new(seed, 0x5eed_0001),
             token_rng: Rng::new(seed, 0x5eed_70c3),
-            kubelet_event_rng: Rng::new(seed, 0x5eed_e7e7),
+            event_rng: Rng::new(seed, 0x5eed_e7e7),
             now: start,
             start,
             outbox: Vec::new(),
@@ -1117,9 +1075,8 @@ impl Store {
 
     // ----- Events -----
 
-    /// Records a core/v1 Event; a repeat of the same (source, object, type, reason, message)
-    /// bumps `count` and `lastTimestamp` instead of creating a new one, as client-go's
-    /// correlator does.
+    /// Records a core/v1 Event as client-go's recorder would: correlated (aggregated,
+    /// counted, spam-filtered) by `events_cache`, then created or patched.
     pub(crate) fn record_event(
         &mut self,
         involved: ObjectReference,
@@ -1178,6 +1135,8 @@ impl Store {
         );
     }
 
+    /// What client-go's recorder does with an event (`recordToSink`): correlate it
+    /// (`EventCorrelate`), then patch the first occurrence or create it (`recordEvent`).
     #[allow(clippy::too_many_arguments)]
     fn emit(
         &mut self,
@@ -1189,10 +1148,40 @@ impl Store {
         host: Option<&str>,
         stream: UidStream,
     ) {
-        let ns = involved
-            .namespace
-            .clone()
-            .unwrap_or_else(|| DEFAULT_NAMESPACE.to_string());
+        let draft = Draft {
+            involved: &involved,
+            type_,
+            reason,
+            message: &message,
+            component,
+            host: host.unwrap_or_default(),
+        };
+        // Event uids once came from the generator that also names pods, drawn (with two more
+        // numbers) for each event that was not a repeat of an earlier one. They still are, so
+        // that pod names stay what they were for scenario files and share links, whatever
+        // correlation then makes of the event.
+        let drawn_uid = match stream {
+            UidStream::Names if self.names_drawn.insert(draft.event_key(), ()).is_none() => {
+                let uid = self.new_uid();
+                let _ = (self.rng.next_u32(), self.rng.next_u32());
+                Some(uid)
+            }
+            _ => None,
+        };
+        // client-go's recorder names an event `<object>.<UnixNano in hex>`, so that `kubectl
+        // get events` (sorted by name, as etcd lists) shows an object's events oldest first.
+        // Virtual time gives many events the same instant: each takes the next nanosecond.
+        let now = self.now;
+        let mut last_nanos = self.last_event_nanos;
+        let new_name = || {
+            last_nanos = now.as_nanosecond().max(last_nanos + 1);
+            last_nanos
+        };
+        let correlated = self.correlator.correlate(&draft, now, new_name);
+        self.last_event_nanos = last_nanos;
+        let Some(c) = correlated else {
+            return;
+        };
         fn borrowed(s: &Option<String>) -> &str {
             s.as_deref().unwrap_or_default()
         }
@@ -1200,7 +1189,7 @@ impl Store {
         self.record(vec![TraceKind::Event {
             type_: type_.to_string(),
             reason: reason.to_string(),
-            message: message.clone(),
+            message: c.message.clone(),
             involved_object: trace::InvolvedObject {
                 kind: borrowed(&involved.kind).to_string(),
                 namespace: borrowed(&involved.namespace).to_string(),
@@ -1210,52 +1199,30 @@ impl Store {
         self.resource_version += 1;
         let rv = self.resource_version.to_string();
         let now = Time(self.now);
-        let key = EventKey {
-            component,
-            host: host.unwrap_or_default(),
-            kind: borrowed(&involved.kind),
-            namespace: &ns,
-            name: &name,
-            field_path: borrowed(&involved.field_path),
-            uid: borrowed(&involved.uid),
-            api_version: borrowed(&involved.api_version),
-            type_,
-            reason,
-            message: &message,
-        };
-        let hash = key.hash64();
-        let same = self
-            .event_index
-            .range((hash, 0)..=(hash, usize::MAX))
-            .map(|&(_, i)| i)
-            .find(|&i| self.events.get(i).is_some_and(|e| EventKey::of(e) == key));
-        if let Some(slot) = same.and_then(|i| self.events.get_mut(i)) {
-            let mut e = (**slot).clone();
-            e.count = Some(e.count.unwrap_or(1).saturating_add(1));
-            e.last_timestamp = Some(now);
-            e.metadata.resource_version = Some(rv);
-            *slot = Arc::new(e);
-            return;
-        }
-        // client-go's recorder names an event `<object>.<UnixNano in hex>`, so that `kubectl
-        // get events` (sorted by name, as etcd lists) shows an object's events oldest first.
-        // Virtual time gives many events the same instant: each takes the next nanosecond.
-        let nanos = self.now.as_nanosecond().max(self.last_event_nanos + 1);
-        self.last_event_nanos = nanos;
-        let uid = match stream {
-            UidStream::Names => {
-                let uid = self.new_uid();
-                // Event names once came from the generator that also names pods: the two
-                // draws stay, so that pod names stay what they were for scenario files and
-                // share links.
-                let _ = (self.rng.next_u32(), self.rng.next_u32());
-                uid
+        // A repeat is a patch of count, lastTimestamp and message; if the first occurrence
+        // never reached the store (the spam filter dropped it), the patch finds nothing and
+        // the recorder creates the event instead, under the name it remembers.
+        if c.count > 1 {
+            if let Some(slot) = c.slot.and_then(|i| self.events.get_mut(i)) {
+                let mut e = (**slot).clone();
+                e.count = Some(i32::try_from(c.count).unwrap_or(i32::MAX));
+                e.last_timestamp = Some(now);
+                e.message = Some(c.message);
+                e.metadata.resource_version = Some(rv);
+                *slot = Arc::new(e);
+                return;
             }
-            UidStream::Kubelet => uid_from(&mut self.kubelet_event_rng),
-        };
+        }
+        let uid = drawn_uid.unwrap_or_else(|| uid_from(&mut self.event_rng));
+        let ns = involved
+            .namespace
+            .clone()
+            .unwrap_or_else(|| DEFAULT_NAMESPACE.to_string());
+        // An aggregate event is a fresh copy that leaves the reporting fields out.
+        let reporting = |s: Option<&str>| s.filter(|_| !c.combined).map(str::to_string);
         let e = Event {
             metadata: ObjectMeta {
-                name: Some(format!("{name}.{nanos:x}")),
+                name: Some(format!("{name}.{:x}", c.name_nanos)),
                 namespace: Some(ns),
                 uid: Some(uid),
                 resource_version: Some(rv),
@@ -1264,20 +1231,20 @@ impl Store {
             },
             involved_object: involved,
             reason: Some(reason.to_string()),
-            message: Some(message),
+            message: Some(c.message),
             type_: Some(type_.to_string()),
             source: Some(k8s_openapi::api::core::v1::EventSource {
                 component: Some(component.to_string()),
                 host: host.map(str::to_string),
             }),
-            reporting_component: Some(component.to_string()),
-            reporting_instance: host.map(str::to_string),
-            first_timestamp: Some(now.clone()),
+            reporting_component: reporting(Some(component)),
+            reporting_instance: reporting(host),
+            first_timestamp: Some(Time(c.first_timestamp)),
             last_timestamp: Some(now),
-            count: Some(1),
+            count: Some(i32::try_from(c.count).unwrap_or(i32::MAX)),
             ..Default::default()
         };
-        self.event_index.insert((hash, self.events.len()));
+        self.correlator.created(c.key, self.events.len());
         self.events.push(Arc::new(e));
     }
 }

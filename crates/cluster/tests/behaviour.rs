@@ -1105,3 +1105,65 @@ fn garbage_timing_does_not_panic_or_hang() {
     c.advance(secs(5.0));
     let _ = c.settle(secs(5.0));
 }
+
+/// The DaemonSet's own events, oldest first: (message, count).
+fn daemon_set_events(c: &Cluster, name: &str) -> Vec<(String, i32)> {
+    c.events()
+        .iter()
+        .filter(|e| e.involved_object.kind.as_deref() == Some("DaemonSet"))
+        .filter(|e| e.involved_object.name.as_deref() == Some(name))
+        .map(|e| (e.message.clone().unwrap_or_default(), e.count.unwrap_or(0)))
+        .collect()
+}
+
+#[test]
+fn a_daemon_set_on_30_nodes_records_nine_creates_a_combined_event_and_then_runs_out_of_tokens() {
+    let mut c = kind_cluster(3);
+    for i in 5..=30 {
+        c.add_node(node(&format!("worker{i}"), &[], vec![]))
+            .expect("worker");
+    }
+    c.apply(Busybox::new("many").daemon_set()).expect("apply");
+    c.advance(secs(30.0));
+    assert_eq!(c.pods().len(), 30, "every pod is created, recorded or not");
+    let events = daemon_set_events(&c, "many");
+    // client-go's EventAggregator: the tenth distinct "Created pod" message within ten minutes
+    // is combined; its spam filter: 25 events about the object, then one per 300 s.
+    assert_eq!(events.len(), 10, "{events:?}");
+    assert!(events[..9]
+        .iter()
+        .all(|(m, n)| m.starts_with("Created pod: many-") && *n == 1));
+    let (combined, count) = &events[9];
+    assert!(
+        combined.starts_with("(combined from similar events): Created pod: many-"),
+        "{combined}"
+    );
+    assert_eq!(*count, 16, "9 + 16 = the burst of 25");
+    let aggregate = c
+        .events()
+        .iter()
+        .find(|e| e.message.as_deref() == Some(combined.as_str()))
+        .cloned()
+        .expect("stored");
+    assert_eq!(
+        (
+            &aggregate.reporting_component,
+            &aggregate.reporting_instance
+        ),
+        (&None, &None),
+        "an aggregate leaves the reporting fields empty, as EventAggregate's copy does"
+    );
+    // Five minutes on, a token is back: the next create counts on the aggregate, which went on
+    // counting the five creates the filter dropped (16 + 5 + 1).
+    c.advance(secs(300.0));
+    let victim = c.pods()[0].metadata.name.clone().expect("name");
+    c.delete_pod("default", &victim).expect("delete");
+    c.advance(secs(40.0));
+    assert_eq!(c.pods().len(), 30);
+    let events = daemon_set_events(&c, "many");
+    assert_eq!(events.len(), 10, "{events:?}");
+    assert_eq!(events[9].1, 22);
+    assert!(events[9]
+        .0
+        .starts_with("(combined from similar events): Created pod: many-"));
+}

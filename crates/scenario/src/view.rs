@@ -473,6 +473,10 @@ pub fn create_failure(c: &Cluster, namespace: Option<&str>, name: &str) -> Optio
         }
     }
     let (t, message) = failed?;
+    // After nine distinct failures in ten minutes client-go's recorder combines them.
+    let message = message
+        .strip_prefix("(combined from similar events): ")
+        .unwrap_or(message);
     succeeded.is_none_or(|s| t >= s).then(|| {
         message
             .strip_prefix("Error creating: ")
