@@ -24,6 +24,7 @@ mod resource;
 mod rollout;
 mod select;
 mod sort_by;
+mod strategic;
 mod table;
 mod yaml;
 
