@@ -354,3 +354,29 @@ fn create_three_way_merge_patch_removes_a_dropped_pod_annotation() {
         "pod/p unchanged\n"
     );
 }
+
+/// `applyOneObject` on every preset's manifests: applied twice in a row, the second is
+/// `unchanged` (the API server keeps what a manifest sets, so the three-way patch is empty).
+#[test]
+fn apply_one_object_twice_is_unchanged_for_every_preset_manifest() {
+    for p in scenario::presets::ALL {
+        let s = scenario::parse(p.file, p.text).expect("preset parses");
+        let mut session = scenario::start(&s).expect("starts");
+        for name in s.files.keys() {
+            let first = kubectl::run(&mut session, &format!("kubectl apply -f {name}"));
+            if first.exit_code != 0 {
+                continue; // the presets' deliberately broken manifests
+            }
+            let again = kubectl::run(&mut session, &format!("kubectl apply -f {name}"));
+            assert_eq!(
+                again.stdout,
+                first
+                    .stdout
+                    .replace(" created\n", " unchanged\n")
+                    .replace(" configured\n", " unchanged\n"),
+                "{}: {name}",
+                p.id
+            );
+        }
+    }
+}
