@@ -194,6 +194,12 @@ fn apply_one(
     let patch =
         strategic::create_three_way_merge_patch(original.as_ref(), modified, current_map, schema)
             .map_err(|e| Fail::new(format!("error: error when applying patch to {file:?}: {e}")))?;
+    // `WarnIfDeleting`, whether or not there is anything to patch.
+    if live.meta().deletion_timestamp.is_some() {
+        stderr.push_str(&format!(
+            "Warning: Detected changes to resource {name} which is currently being deleted.\n"
+        ));
+    }
     if patch.is_empty() {
         return Ok(ApplyOutcome::Unchanged);
     }

@@ -380,3 +380,24 @@ fn apply_one_object_twice_is_unchanged_for_every_preset_manifest() {
         }
     }
 }
+
+/// `applyOneObject` calls `WarnIfDeleting` on the patched object: applying to a DaemonSet that
+/// a foreground deletion holds warns, even when nothing changes.
+#[test]
+fn apply_one_object_warns_if_deleting() {
+    let mut s = session();
+    kubectl(&mut s, "kubectl apply -f plain.yaml");
+    s.cluster.advance(Duration::from_secs(30));
+    let r = kubectl::run(&mut s, "kubectl delete ds plain --cascade=foreground");
+    assert_eq!(r.exit_code, 0, "{}", r.stderr);
+    assert!(
+        ds(&s, "plain").metadata.deletion_timestamp.is_some(),
+        "held by its pods"
+    );
+    let r = kubectl::run(&mut s, "kubectl apply -f plain.yaml");
+    assert_eq!(r.stdout, "daemonset.apps/plain unchanged\n");
+    assert_eq!(
+        r.stderr,
+        "Warning: Detected changes to resource plain which is currently being deleted.\n"
+    );
+}
