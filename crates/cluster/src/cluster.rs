@@ -222,8 +222,10 @@ impl Cluster {
 
     // ----- writes -----
 
-    /// `kubectl apply`: create, or update what the manifest sets (spec, labels; annotations
-    /// are merged), reporting created / configured / unchanged.
+    /// Create, or update what the object sets (spec, labels; annotations are merged),
+    /// reporting created / configured / unchanged: the shortcut tests and benches use, and
+    /// the create behind `kubectl::Api::create`. `kubectl apply` itself is a three-way merge
+    /// that the kubectl crate computes and sends through the `update_*` methods.
     pub fn apply(&mut self, obj: impl Into<Object>) -> Result<ApplyOutcome, ApiError> {
         let r = match obj.into() {
             Object::DaemonSet(ds) => self.apply_daemon_set(*ds),
@@ -541,6 +543,27 @@ impl Cluster {
         let r = self.store.update_node(name, f).map(|_| ());
         self.dispatch();
         r
+    }
+
+    /// Edit a pod's labels and annotations (`kubectl label`, `patch`, `apply`); its spec and
+    /// status are the scheduler's and the kubelet's, and only these two fields are taken.
+    pub fn update_pod_metadata(
+        &mut self,
+        ns: &str,
+        name: &str,
+        labels: Option<BTreeMap<String, String>>,
+        annotations: Option<BTreeMap<String, String>>,
+    ) -> Result<(), ApiError> {
+        let old = self
+            .store
+            .pod(ns_or_default(ns), name)
+            .ok_or_else(|| ApiError::not_found(PODS, name))?;
+        self.store.mutate_pod(&pod_key(&old), |p| {
+            p.metadata.labels = labels;
+            p.metadata.annotations = annotations;
+        });
+        self.dispatch();
+        Ok(())
     }
 
     // ----- time -----

@@ -21,8 +21,9 @@ pub trait Api {
     /// The text of a file the scenario names (`kubectl apply -f NAME`).
     fn file(&self, name: &str) -> Option<String>;
 
-    /// Creates or updates (server-side defaults, validation and strategy included) one object.
-    fn apply(&mut self, manifest: Manifest, mode: ApplyMode) -> Result<ApplyOutcome, ApiError>;
+    /// Creates one object (server-side defaults, validation and strategy included);
+    /// `AlreadyExists` when it exists. `kubectl apply` updates through the `update_*` methods.
+    fn create(&mut self, manifest: Manifest) -> Result<(), ApiError>;
     /// Replaces a DaemonSet (spec and metadata; status is the controller's).
     fn update_daemon_set(&mut self, ds: DaemonSet) -> Result<DaemonSet, ApiError>;
     /// Replaces a Node's spec and metadata (labels, taints, unschedulable).
@@ -42,31 +43,6 @@ pub trait Api {
         self.delete_pod(namespace, name)
     }
     fn delete_node(&mut self, name: &str) -> Result<(), ApiError>;
-}
-
-/// `kubectl apply` (create or update) or `kubectl create` (create only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ApplyMode {
-    Apply,
-    Create,
-}
-
-/// What a write did, as kubectl reports it (`daemonset.apps/x configured`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ApplyOutcome {
-    Created,
-    Configured,
-    Unchanged,
-}
-
-impl ApplyOutcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ApplyOutcome::Created => "created",
-            ApplyOutcome::Configured => "configured",
-            ApplyOutcome::Unchanged => "unchanged",
-        }
-    }
 }
 
 /// `--cascade` (R-DEL-1/2).

@@ -12,6 +12,7 @@
 //! - Never panics on any input line.
 
 mod api;
+mod apply;
 mod columns;
 mod describe;
 mod get;
@@ -24,10 +25,11 @@ mod resource;
 mod rollout;
 mod select;
 mod sort_by;
+mod strategic;
 mod table;
 mod yaml;
 
-pub use api::{Api, ApiError, ApplyMode, ApplyOutcome, Cascade};
+pub use api::{Api, ApiError, Cascade};
 pub use get::{event_object, event_row, node_status, pod_summary, PodSummary};
 pub use parse::{parse, split_words, Command, ParseError, Verb};
 pub use resource::Resource;
@@ -132,7 +134,7 @@ fn execute(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
     match cmd.verb {
         Verb::Get => get::get(api, cmd),
         Verb::Describe => describe::describe(api, cmd),
-        Verb::Apply | Verb::Create => mutate::apply(api, cmd),
+        Verb::Apply | Verb::Create => apply::apply(api, cmd),
         Verb::Delete => mutate::delete(api, cmd),
         Verb::Label => mutate::label(api, cmd),
         Verb::Taint => mutate::taint(api, cmd),

@@ -1,128 +1,16 @@
-//! Commands that write: `apply`/`create -f`, `delete`, `label`, `taint`, `cordon`/`uncordon`,
-//! `drain`, `set image`, `set env`. Messages as `pkg/cmd/*` prints them.
+//! Commands that write: `delete`, `label`, `taint`, `cordon`/`uncordon`, `drain`, `set image`,
+//! `set env` (`apply`/`create -f` are `crate::apply`). Messages as `pkg/cmd/*` prints them.
 
 use std::collections::BTreeMap;
 
-use apiserver::Manifest;
 use k8s_openapi::api::apps::v1::DaemonSet;
 use k8s_openapi::api::core::v1::{EnvVar, Node, Pod, Taint};
 
-use crate::api::{Api, ApiError, ApplyMode, Cascade};
+use crate::api::{Api, ApiError, Cascade};
 use crate::object;
 use crate::parse::Command;
 use crate::resource::{self, Resource};
 use crate::{CommandResult, Fail};
-
-fn manifest_singular(m: &Manifest) -> &'static str {
-    match m {
-        Manifest::DaemonSet(..) => Resource::DaemonSet.singular(),
-        Manifest::Node(..) => Resource::Node.singular(),
-        Manifest::Pod(..) => Resource::Pod.singular(),
-        Manifest::ControllerRevision(..) => Resource::ControllerRevision.singular(),
-    }
-}
-
-pub(crate) fn apply(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
-    let mode = if cmd.verb == crate::Verb::Create {
-        ApplyMode::Create
-    } else {
-        ApplyMode::Apply
-    };
-    let verb = if mode == ApplyMode::Create {
-        "create"
-    } else {
-        "apply"
-    };
-    let files = cmd.flag_all("filename");
-    if files.is_empty() {
-        if let Some(a) = cmd.args.first() {
-            if mode == ApplyMode::Create {
-                return Err(Fail::new(format!(
-                    "error: \"kubectl create {a}\" is not available in this playground"
-                ))
-                .hint("create objects from a manifest: `kubectl create -f FILE`"));
-            }
-        }
-        return Err(Fail::new(format!(
-            "error: must specify one of -f and -k\n\nSee 'kubectl {verb} -h' for help and examples"
-        ))
-        .hint(format!("name a scenario file: `kubectl {verb} -f ds.yaml`")));
-    }
-    let mut res = CommandResult::default();
-    for f in files {
-        let Some(text) = api.file(f) else {
-            res.fail(
-                Fail::new(format!("error: the path {f:?} does not exist"))
-                    .hint("files come from the scenario's `files:` section; check the name"),
-            );
-            continue;
-        };
-        let manifests = match apiserver::decode_manifests(f, &text) {
-            Ok(m) => m,
-            Err(e) => {
-                let hint = match &e.hint {
-                    Some(h) => format!("{}:{}:{}: {h}", e.source_name, e.line, e.column),
-                    None => format!("{}:{}:{}", e.source_name, e.line, e.column),
-                };
-                res.fail(Fail::new(e.message.clone()).hint(hint));
-                continue;
-            }
-        };
-        for mut m in manifests {
-            if let Err(f) = fill_namespace(&mut m, cmd) {
-                res.fail(f);
-                continue;
-            }
-            let kind = manifest_singular(&m);
-            let name = m.name().to_string();
-            match api.apply(m, mode) {
-                Ok(outcome) => {
-                    res.stdout
-                        .push_str(&format!("{kind}/{name} {}\n", outcome.as_str()));
-                }
-                Err(e) => {
-                    let ctx = if mode == ApplyMode::Create {
-                        format!("error when creating {f:?}")
-                    } else {
-                        format!("error when applying patch to {f:?}")
-                    };
-                    let message = match &e {
-                        ApiError::AlreadyExists { .. } | ApiError::NotFound { .. } => {
-                            e.in_context(&ctx)
-                        }
-                        _ => e.to_string(),
-                    };
-                    res.fail(Fail {
-                        message,
-                        hint: e.hint(),
-                    });
-                }
-            }
-        }
-    }
-    Ok(res)
-}
-
-/// kubectl sends namespaced objects to `-n` (or `default`) unless they name their own.
-fn fill_namespace(m: &mut Manifest, cmd: &Command) -> Result<(), Fail> {
-    let meta = match m {
-        Manifest::DaemonSet(o, _) => &mut o.metadata,
-        Manifest::Pod(o, _) => &mut o.metadata,
-        Manifest::ControllerRevision(o, _) => &mut o.metadata,
-        Manifest::Node(..) => return Ok(()),
-    };
-    let ns = cmd.namespace();
-    match meta.namespace.as_deref().filter(|n| !n.is_empty()) {
-        None => meta.namespace = Some(ns.to_string()),
-        Some(own) if cmd.flag("namespace").is_some() && own != ns => {
-            return Err(Fail::new(format!(
-                "error: the namespace from the provided object {own:?} does not match the namespace {ns:?}. You must pass '--namespace={own}' to perform this operation."
-            )))
-        }
-        Some(_) => {}
-    }
-    Ok(())
-}
 
 /// kubectl's answer to `delete` with nothing to delete named.
 const NO_RESOURCES: &str = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";

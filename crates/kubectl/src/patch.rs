@@ -1,5 +1,5 @@
-//! `kubectl patch`: JSON merge patch (RFC 7386), JSON patch (RFC 6902) and the strategic merge
-//! patch subset that matters for pod templates (lists merged by their patch merge key).
+//! `kubectl patch`: JSON merge patch (RFC 7386), JSON patch (RFC 6902) and strategic merge
+//! patch (`crate::strategic`, lists merged by their patch merge key).
 
 use serde_json::{Map, Value};
 
@@ -7,6 +7,7 @@ use crate::api::{Api, ApiError};
 use crate::object;
 use crate::parse::Command;
 use crate::resource::{self, Resource};
+use crate::strategic;
 use crate::{CommandResult, Fail};
 
 pub(crate) fn patch(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
@@ -51,9 +52,9 @@ pub(crate) fn patch(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, F
                     "error: unable to parse {text:?}: strategic merge patches must be JSON objects"
                 )));
             }
-            let mut v = before.clone();
-            strategic_merge(&mut v, &patch);
-            v
+            let kind = before.get("kind").and_then(Value::as_str).unwrap_or("");
+            strategic::strategic_merge_patch(&before, &patch, strategic::Schema::of_kind(kind))
+                .map_err(|e| Fail::new(format!("Error from server (BadRequest): {e}")))?
         }
     };
     let singular = r.singular();
@@ -103,88 +104,6 @@ pub(crate) fn merge_patch(target: &mut Value, patch: &Value) {
             } else {
                 merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
             }
-        }
-    }
-}
-
-/// `patchMergeKey` of the list fields users patch.
-fn merge_key(field: &str) -> Option<&'static str> {
-    Some(match field {
-        "containers"
-        | "initContainers"
-        | "ephemeralContainers"
-        | "env"
-        | "volumes"
-        | "imagePullSecrets"
-        | "resourceClaims" => "name",
-        "volumeMounts" => "mountPath",
-        "volumeDevices" => "devicePath",
-        "ports" => "containerPort",
-        "hostAliases" => "ip",
-        "conditions" => "type",
-        "ownerReferences" => "uid",
-        "topologySpreadConstraints" => "topologyKey",
-        _ => return None,
-    })
-}
-
-/// Strategic merge: maps merge, `null` deletes, `$patch: replace|delete` directives, lists with
-/// a merge key merge by it; other lists replace.
-pub(crate) fn strategic_merge(target: &mut Value, patch: &Value) {
-    let Value::Object(p) = patch else {
-        *target = patch.clone();
-        return;
-    };
-    let mut p = p.clone();
-    match p.remove("$patch").as_ref().and_then(Value::as_str) {
-        Some("replace") => {
-            *target = Value::Object(p);
-            return;
-        }
-        Some("delete") => {
-            *target = Value::Null;
-            return;
-        }
-        _ => {}
-    }
-    if !target.is_object() {
-        *target = Value::Object(Map::new());
-    }
-    let Value::Object(t) = target else { return };
-    for (k, v) in p {
-        if v.is_null() {
-            t.remove(&k);
-            continue;
-        }
-        match (merge_key(&k), &v) {
-            (Some(key), Value::Array(items)) => {
-                let cur = t.entry(k.clone()).or_insert(Value::Array(vec![]));
-                if !cur.is_array() {
-                    *cur = Value::Array(vec![]);
-                }
-                if let Value::Array(list) = cur {
-                    for item in items {
-                        let id = item.get(key).cloned();
-                        let pos = id
-                            .as_ref()
-                            .and_then(|id| list.iter().position(|x| x.get(key) == Some(id)));
-                        let delete = item.get("$patch").and_then(Value::as_str) == Some("delete");
-                        match (pos, delete) {
-                            (Some(i), true) => {
-                                list.remove(i);
-                            }
-                            (Some(i), false) => strategic_merge(&mut list[i], item),
-                            (None, true) => {}
-                            (None, false) => {
-                                let mut fresh = Value::Null;
-                                strategic_merge(&mut fresh, item);
-                                list.push(fresh);
-                            }
-                        }
-                    }
-                }
-            }
-            _ => strategic_merge(t.entry(k).or_insert(Value::Null), &v),
         }
     }
 }
@@ -325,19 +244,6 @@ fn take(doc: &mut Value, parts: &[String]) -> Option<Value> {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn strategic_merges_containers_by_name() {
-        let mut doc = json!({"spec": {"containers": [{"name": "a", "image": "x"}, {"name": "b", "image": "y"}]}});
-        strategic_merge(
-            &mut doc,
-            &json!({"spec": {"containers": [{"name": "b", "image": "z"}]}}),
-        );
-        assert_eq!(
-            doc,
-            json!({"spec": {"containers": [{"name": "a", "image": "x"}, {"name": "b", "image": "z"}]}})
-        );
-    }
 
     #[test]
     fn json_patch_ops() {

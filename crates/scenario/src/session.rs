@@ -1,11 +1,11 @@
 //! A running scenario: the virtual cluster plus the scenario's named files, seen through the
 //! `kubectl::Api` trait so that kubectl commands run against it.
 
-use cluster::{ApplyOutcome as ClusterOutcome, Cluster, Propagation};
+use cluster::{Cluster, Propagation};
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
 use k8s_openapi::api::core::v1::{Event, Node, Pod};
 use k8s_openapi::jiff::Timestamp;
-use kubectl::{Api, ApiError, ApplyMode, ApplyOutcome, Cascade};
+use kubectl::{Api, ApiError, Cascade};
 use std::collections::BTreeMap;
 
 /// The cluster a script drives, and the files `kubectl apply -f NAME` reads.
@@ -25,14 +25,6 @@ fn api_error(e: cluster::ApiError) -> ApiError {
         other @ cluster::ApiError::Conflict { .. } => ApiError::Other(other.to_string()),
         cluster::ApiError::BadRequest(m) => ApiError::Other(format!("error: {m}")),
         cluster::ApiError::Forbidden(m) => ApiError::Forbidden(m),
-    }
-}
-
-fn outcome(o: ClusterOutcome) -> ApplyOutcome {
-    match o {
-        ClusterOutcome::Created => ApplyOutcome::Created,
-        ClusterOutcome::Configured => ApplyOutcome::Configured,
-        ClusterOutcome::Unchanged => ApplyOutcome::Unchanged,
     }
 }
 
@@ -71,47 +63,41 @@ impl Api for Session {
         self.files.get(name).cloned()
     }
 
-    fn apply(
-        &mut self,
-        manifest: apiserver::Manifest,
-        mode: ApplyMode,
-    ) -> Result<ApplyOutcome, ApiError> {
-        if mode == ApplyMode::Create {
-            let (resource, exists) = match &manifest {
-                apiserver::Manifest::DaemonSet(d, _) => (
-                    "daemonsets.apps",
-                    self.cluster
-                        .daemon_set(
-                            d.metadata.namespace.as_deref().unwrap_or("default"),
-                            d.metadata.name.as_deref().unwrap_or(""),
-                        )
-                        .is_some(),
-                ),
-                apiserver::Manifest::Node(n, _) => (
-                    "nodes",
-                    self.cluster
-                        .node(n.metadata.name.as_deref().unwrap_or(""))
-                        .is_some(),
-                ),
-                apiserver::Manifest::Pod(p, _) => (
-                    "pods",
-                    self.cluster
-                        .pod(
-                            p.metadata.namespace.as_deref().unwrap_or("default"),
-                            p.metadata.name.as_deref().unwrap_or(""),
-                        )
-                        .is_some(),
-                ),
-                apiserver::Manifest::ControllerRevision(..) => ("controllerrevisions.apps", false),
-            };
-            if exists {
-                return Err(ApiError::AlreadyExists {
-                    resource: resource.into(),
-                    name: manifest.name().to_string(),
-                });
+    fn create(&mut self, manifest: apiserver::Manifest) -> Result<(), ApiError> {
+        let ns = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+            m.namespace.clone().unwrap_or_else(|| "default".into())
+        };
+        let (resource, exists) = match &manifest {
+            apiserver::Manifest::DaemonSet(d, _) => (
+                "daemonsets.apps",
+                self.cluster
+                    .daemon_set(&ns(&d.metadata), manifest.name())
+                    .is_some(),
+            ),
+            apiserver::Manifest::Node(..) => {
+                ("nodes", self.cluster.node(manifest.name()).is_some())
             }
+            apiserver::Manifest::Pod(p, _) => (
+                "pods",
+                self.cluster
+                    .pod(&ns(&p.metadata), manifest.name())
+                    .is_some(),
+            ),
+            apiserver::Manifest::ControllerRevision(r, _) => (
+                "controllerrevisions.apps",
+                self.cluster.revisions().iter().any(|x| {
+                    x.metadata.name.as_deref() == Some(manifest.name())
+                        && x.metadata.namespace == Some(ns(&r.metadata))
+                }),
+            ),
+        };
+        if exists && !manifest.name().is_empty() {
+            return Err(ApiError::AlreadyExists {
+                resource: resource.into(),
+                name: manifest.name().to_string(),
+            });
         }
-        self.cluster.apply(manifest).map(outcome).map_err(api_error)
+        self.cluster.apply(manifest).map(drop).map_err(api_error)
     }
 
     fn update_daemon_set(&mut self, ds: DaemonSet) -> Result<DaemonSet, ApiError> {
@@ -127,6 +113,7 @@ impl Api for Session {
                 d.spec = new.spec;
                 d.metadata.labels = new.metadata.labels;
                 d.metadata.annotations = new.metadata.annotations;
+                d.metadata.owner_references = new.metadata.owner_references;
             })
             .map_err(api_error)?;
         self.cluster
@@ -152,7 +139,15 @@ impl Api for Session {
     }
 
     fn update_pod(&mut self, pod: Pod) -> Result<Pod, ApiError> {
-        self.cluster.apply(pod.clone()).map_err(api_error)?;
+        let m = &pod.metadata;
+        self.cluster
+            .update_pod_metadata(
+                m.namespace.as_deref().unwrap_or(""),
+                m.name.as_deref().unwrap_or(""),
+                m.labels.clone(),
+                m.annotations.clone(),
+            )
+            .map_err(api_error)?;
         Ok(pod)
     }
 

@@ -9,7 +9,7 @@ use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
 use k8s_openapi::api::core::v1::{Event, Node, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
-use kubectl::{Api, ApiError, ApplyMode, ApplyOutcome, Cascade};
+use kubectl::{Api, ApiError, Cascade};
 use serde_json::{json, Value};
 
 pub struct Fake {
@@ -554,46 +554,34 @@ impl Api for Fake {
             .map(|(_, t)| t.clone())
     }
 
-    fn apply(&mut self, m: Manifest, mode: ApplyMode) -> Result<ApplyOutcome, ApiError> {
+    fn create(&mut self, m: Manifest) -> Result<(), ApiError> {
         let Manifest::DaemonSet(ds, _) = m else {
             return Err(ApiError::Other(
-                "error: the fake applies DaemonSets only".into(),
+                "error: the fake creates DaemonSets only".into(),
             ));
         };
         let mut ds = *ds;
         apiserver::defaults::set_defaults_daemon_set(&mut ds);
         apiserver::validation::validate_daemon_set(&ds).map_err(ApiError::Invalid)?;
         let name = ds.metadata.name.clone().unwrap_or_default();
-        let rv = self.next_rv();
-        let now = self.now;
-        if let Some(cur) = self
+        if self
             .daemon_sets
-            .iter_mut()
-            .find(|d| d.metadata.name.as_deref() == Some(&name))
+            .iter()
+            .any(|d| d.metadata.name.as_deref() == Some(&name))
         {
-            if mode == ApplyMode::Create {
-                return Err(ApiError::AlreadyExists {
-                    resource: "daemonsets.apps".into(),
-                    name,
-                });
-            }
-            if serde_json::to_value(&cur.spec.template).ok()
-                == serde_json::to_value(&ds.spec.template).ok()
-            {
-                return Ok(ApplyOutcome::Unchanged);
-            }
-            cur.spec = ds.spec;
-            cur.metadata.generation = Some(cur.metadata.generation.unwrap_or(0) + 1);
-            cur.metadata.resource_version = Some(rv);
-            return Ok(ApplyOutcome::Configured);
+            return Err(ApiError::AlreadyExists {
+                resource: "daemonsets.apps".into(),
+                name,
+            });
         }
+        let rv = self.next_rv();
         ds.metadata.namespace = Some("default".into());
         ds.metadata.uid = Some(format!("uid-{name}"));
         ds.metadata.generation = Some(1);
         ds.metadata.resource_version = Some(rv);
-        ds.metadata.creation_timestamp = Some(Time(now));
+        ds.metadata.creation_timestamp = Some(Time(self.now));
         self.daemon_sets.push(ds);
-        Ok(ApplyOutcome::Created)
+        Ok(())
     }
 
     fn update_daemon_set(&mut self, ds: DaemonSet) -> Result<DaemonSet, ApiError> {
