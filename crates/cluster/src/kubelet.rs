@@ -567,7 +567,9 @@ impl Kubelet {
         let mut pulls = Vec::new();
         for (idx, c) in main_containers(&pod).iter().enumerate() {
             let status = match self.ensure_image(&pod, c, &node, &mut ctrs[idx], store) {
-                ImageStep::Present => start_container(&pod, idx, c, &mut ctrs[idx], store, &node),
+                ImageStep::Present => {
+                    start_container(&pod, idx, c, &mut ctrs[idx], store, &node, false)
+                }
                 ImageStep::Pull(after) => {
                     pulls.push((idx, after));
                     waiting_status(&pod, idx, c, &ctrs[idx], "ContainerCreating", None)
@@ -753,7 +755,7 @@ impl Kubelet {
             }
             ctr.pull_back_off = None;
             what = format!("pulled {image} for {}", key.name);
-            start_container(&pod, idx, &c, ctr, store, &node)
+            start_container(&pod, idx, &c, ctr, store, &node, true)
         };
         let ctrs = w.ctrs.clone();
         store.mutate_pod(key, |p| {
@@ -1056,13 +1058,15 @@ impl Kubelet {
                     } else {
                         ctr.crash_back_off = Some(BackOff::next(ctr.crash_back_off, finished, now));
                         ctr.restarts += 1;
-                        updates.push((idx, start_container(&pod, idx, c, ctr, store, &node)));
+                        updates
+                            .push((idx, start_container(&pod, idx, c, ctr, store, &node, false)));
                         what.push(format!("restarted {}", c.name));
                     }
                 }
                 CPhase::ImageFailed => match self.ensure_image(&pod, c, &node, ctr, store) {
                     ImageStep::Present => {
-                        updates.push((idx, start_container(&pod, idx, c, ctr, store, &node)));
+                        updates
+                            .push((idx, start_container(&pod, idx, c, ctr, store, &node, false)));
                     }
                     ImageStep::Pull(after) => {
                         pulls.push((idx, after));
@@ -1402,7 +1406,8 @@ fn start_probes(
 }
 
 /// The kubelet starts (or restarts) container `idx`: a new run of its process, with the
-/// events `Pulled` (image present), `Created` and `Started`. Returns its running status.
+/// events `Pulled` (image present; not when `just_pulled`: the pull said so), `Created` and
+/// `Started`. Returns its running status.
 fn start_container(
     pod: &Pod,
     idx: usize,
@@ -1410,10 +1415,11 @@ fn start_container(
     ctr: &mut Ctr,
     store: &mut Store,
     node: &str,
+    just_pulled: bool,
 ) -> ContainerStatus {
     let now = store.now;
     let r = container_ref(pod, "containers", c);
-    if c.image_pull_policy.as_deref() != Some("Always") {
+    if !just_pulled && c.image_pull_policy.as_deref() != Some("Always") {
         store.record_kubelet_event(r.clone(), "Pulled", already_present(c), node);
     }
     store.record_kubelet_event(r.clone(), "Created", "Container created".into(), node);
