@@ -76,7 +76,7 @@ pub(crate) fn TerminalPanel() -> impl IntoView {
                         view! { <span class="wrap">
                             "Type a kubectl command, e.g. kubectl get ds -A, kubectl get pods -o wide,\n\
                              kubectl taint node worker2 dedicated=db:NoExecute, kubectl rollout undo ds/NAME.\n\
-                             Simulation verbs too: node add NAME, node stop NAME, pod fail POD, sleep 30s.\n"
+                             Simulation verbs too: node add NAME, node stop NAME, pod crash POD, pod fail POD, sleep 30s.\n"
                         </span> }.into_any()
                     } else {
                         t.iter().map(|o| view! {

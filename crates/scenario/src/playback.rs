@@ -52,7 +52,7 @@ enum Waiting {
 pub enum CommandKind {
     /// `kubectl get`, `describe`, `rollout status`, `rollout history`.
     ReadOnly,
-    /// Everything else: other kubectl verbs, `node …`, `pod fail …`.
+    /// Everything else: other kubectl verbs, `node …`, `pod crash|fail …`.
     Edit,
 }
 
