@@ -225,6 +225,11 @@ const MOMENTS = {
   'rollback-without-restarts': 25, // just after the undo: all up to date, the stuck pod replaced
   'node-joins-and-leaves': 40, // worker5 deleted, its pod still bound, waiting for pod GC
   'node-kubelet-stops': 60, // worker2 unreachable and tainted, agent wants 3
+  'bad-rollout-undo': 40, // the wave stopped on worker's crash-looping pod
+  'image-pull-backoff': 120, // version 3's pod in ImagePullBackOff on one node
+  'readiness-never-passes': 30, // a Running pod that never becomes ready holds the wave
+  'min-ready-seconds-catches-a-crash': 30, // the first new pod crashed before minReadySeconds
+  'liveness-restarts-a-hung-agent': 50, // each agent restarted once by its liveness probe
   'failed-pod-backoff': 3, // a failed pod waiting out its 2 s backoff
   'toleration-seconds-evict-loop': 39, // the third eviction's grace period
   'node-too-small': 15,
@@ -357,7 +362,8 @@ test('a screenshot of every preset at a telling moment', async () => {
     }
     if (id === 'failed-pod-backoff') {
       const why = await page.locator('article.node[data-node="worker2"] .why').textContent();
-      assert.match(why, /Error \(exit code 1\)/);
+      // `pod fail` is an eviction: the kubelet's own words.
+      assert.match(why, /TerminationByKubelet: The node was low on resource: memory/);
     }
     if (id === 'node-kubelet-stops') {
       // Two DaemonSets: the chart shows one at a time, chosen by name.
