@@ -346,3 +346,66 @@ script:
     assert_eq!(summary(&v), "runs a daemon pod: every check passes");
     assert!(v.nodes[0].refused.is_empty());
 }
+
+/// The view at the end of preset `id`'s script, cut before its first line that starts with
+/// `stop_at` (all of it when none does).
+fn view_at_end(id: &str, stop_at: &str) -> scenario::view::ClusterView {
+    let mut s = common::parse(id);
+    if let Some(i) = s
+        .script
+        .iter()
+        .position(|l| matches!(&l.step, scenario::Step::Run(c) if c.starts_with(stop_at)))
+    {
+        s.script.truncate(i);
+    }
+    let out = scenario::run(&s, false).expect("runs");
+    cluster_view(&out.session.cluster)
+}
+
+#[test]
+fn a_crash_looping_pod_shows_its_status_restarts_and_back_off_and_the_wave_says_why_it_waits() {
+    let v = view_at_end("bad-rollout-undo", "kubectl rollout undo");
+    let pod = v
+        .nodes
+        .iter()
+        .flat_map(|n| &n.pods)
+        .find(|p| p.trouble.as_deref() == Some("CrashLoopBackOff"))
+        .expect("a crash-looping pod");
+    let left = pod.restart_in.expect("a back-off countdown");
+    assert!((0.0..=300.0).contains(&left), "{left}");
+    assert!(
+        pod.restarts.chars().next().is_some_and(|c| c.is_ascii_digit()),
+        "{:?}",
+        pod.restarts
+    );
+    let why = pod.why.as_deref().expect("why");
+    assert!(
+        why.starts_with("CrashLoopBackOff: back-off ") && why.ends_with("(last exit: code 1, Error)"),
+        "{why}"
+    );
+    let wave = v.waves.iter().find(|w| w.daemon_set == "agent").expect("a wave");
+    assert_eq!(
+        wave.waiting.as_deref(),
+        Some("waiting: 1 updated pod not available (CrashLoopBackOff); maxUnavailable 1 reached")
+    );
+    // Healthy pods say nothing of the kind.
+    for p in v.nodes.iter().flat_map(|n| &n.pods).filter(|p| p.name != pod.name) {
+        assert_eq!((p.trouble.as_deref(), p.restarts.as_str()), (None, ""), "{}", p.name);
+    }
+}
+
+#[test]
+fn a_pod_waiting_for_an_image_says_the_pull_error() {
+    let v = view_at_end("image-pull-backoff", "\u{0}");
+    let pod = v
+        .nodes
+        .iter()
+        .flat_map(|n| &n.pods)
+        .find(|p| p.trouble.as_deref().is_some_and(|t| t.contains("ImagePull")))
+        .expect("a pod that cannot pull its image");
+    // Bound, its container never created: ContainerCreating, with the kubelet's reason.
+    assert_eq!(pod.state, PodState::ContainerCreating);
+    let why = pod.why.as_deref().unwrap_or_default();
+    assert!(why.contains("registry.example/agent:3-typo"), "{why}");
+    assert!(why.starts_with("ImagePullBackOff: ") || why.starts_with("ErrImagePull: "), "{why}");
+}
