@@ -39,6 +39,17 @@ pub fn fnv1a32(bytes: &[u8]) -> u32 {
 /// R-HIS-5 `ComputeHash`: FNV-32a over a deterministic dump of the template (our dump is its
 /// JSON with sorted keys, R-SIM-4), then the collision count as 8 bytes little-endian, printed
 /// in decimal and safe-encoded.
+///
+/// Why not the real cluster's hash for the same template: upstream's dump is
+/// `dump.ForHash`, go-spew's `%#v` of the Go value: every field of every struct in Go's
+/// declaration order, with Go type names, nil pointers, and the unexported internals of
+/// `resource.Quantity` (its int64/inf.Dec amount and cached string) and `time.Time`. That text
+/// depends on the Go struct layout of the exact k8s.io/api version and on how the decoder
+/// filled Quantity's internals, neither of which is in our types; and with no Go toolchain
+/// here there is no reference to check a reimplementation against. Names therefore differ
+/// from a real cluster's (`agent-7d4b9c8f5`), while everything that depends on them — equal
+/// templates, equal hashes; any change, a new hash; collisions handled by `collisionCount` —
+/// behaves the same.
 pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -> String {
     // Through a `Value` (keys sorted): the same bytes as writing the template directly, and the
     // web app keeps one serializer of the Kubernetes types instead of two.
