@@ -741,7 +741,8 @@ impl Cluster {
             }
             Ev::PodTerminated { key, epoch } => (
                 Actor::Kubelet,
-                self.kubelet.terminated(&key, epoch, &mut self.store),
+                self.kubelet
+                    .terminated(&key, epoch, &mut self.store, self.timing.sigterm_honoured),
             ),
             Ev::KubeletReady { node, epoch } => (
                 Actor::Kubelet,

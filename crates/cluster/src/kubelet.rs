@@ -1118,7 +1118,18 @@ impl Kubelet {
     }
 
     /// The container has exited after deletion: the kubelet removes the pod from the API.
-    pub(crate) fn terminated(&mut self, key: &PodKey, epoch: u64, store: &mut Store) -> String {
+    ///
+    /// First the kubelet reports the pod terminal (`generateAPIPodStatus` once every container
+    /// stopped: Succeeded when all exited 0, else Failed; a running container killed exits 143
+    /// on SIGTERM or 137 when it outlived the grace period), then its status manager deletes it
+    /// (`canBeDeleted` → grace 0).
+    pub(crate) fn terminated(
+        &mut self,
+        key: &PodKey,
+        epoch: u64,
+        store: &mut Store,
+        sigterm_honoured: bool,
+    ) -> String {
         let Some(pod) = store.pod_by_key(key) else {
             return format!("pod {} is gone", key.name);
         };
@@ -1127,6 +1138,48 @@ impl Kubelet {
             return format!("kubelet on {node} is not running");
         }
         self.work.remove(&key.uid);
+        let now = store.now;
+        let killed = if sigterm_honoured { 143 } else { 137 };
+        if !controller::pod_util::is_pod_terminal(&pod) {
+            store.mutate_pod(key, |p| {
+                let st = p.status.get_or_insert_with(Default::default);
+                let mut all_zero = true;
+                for cs in st.container_statuses.iter_mut().flatten() {
+                    let state = cs.state.clone().unwrap_or_default();
+                    let terminated = match (state.running, state.terminated) {
+                        (Some(r), _) => ContainerStateTerminated {
+                            exit_code: killed,
+                            reason: Some("Error".into()),
+                            started_at: r.started_at,
+                            finished_at: Some(Time(now)),
+                            container_id: cs.container_id.clone(),
+                            ..Default::default()
+                        },
+                        (None, Some(t)) => t,
+                        // Never started: as `convertToAPIContainerStatuses` reports it.
+                        (None, None) => ContainerStateTerminated {
+                            exit_code: 137,
+                            reason: Some("ContainerStatusUnknown".into()),
+                            message: Some(
+                                "The container could not be located when the pod was terminated"
+                                    .into(),
+                            ),
+                            finished_at: Some(Time(now)),
+                            ..Default::default()
+                        },
+                    };
+                    all_zero &= terminated.exit_code == 0;
+                    cs.ready = false;
+                    cs.started = Some(false);
+                    cs.state = Some(ContainerState {
+                        terminated: Some(terminated),
+                        ..Default::default()
+                    });
+                }
+                st.phase = Some(if all_zero { "Succeeded" } else { "Failed" }.into());
+                set_ready(p, false, now);
+            });
+        }
         store.remove_pod(&key.ns, &key.name);
         format!("{} terminated and removed", key.name)
     }

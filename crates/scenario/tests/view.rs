@@ -374,23 +374,41 @@ fn a_crash_looping_pod_shows_its_status_restarts_and_back_off_and_the_wave_says_
     let left = pod.restart_in.expect("a back-off countdown");
     assert!((0.0..=300.0).contains(&left), "{left}");
     assert!(
-        pod.restarts.chars().next().is_some_and(|c| c.is_ascii_digit()),
+        pod.restarts
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit()),
         "{:?}",
         pod.restarts
     );
     let why = pod.why.as_deref().expect("why");
     assert!(
-        why.starts_with("CrashLoopBackOff: back-off ") && why.ends_with("(last exit: code 1, Error)"),
+        why.starts_with("CrashLoopBackOff: back-off ")
+            && why.ends_with("(last exit: code 1, Error)"),
         "{why}"
     );
-    let wave = v.waves.iter().find(|w| w.daemon_set == "agent").expect("a wave");
+    let wave = v
+        .waves
+        .iter()
+        .find(|w| w.daemon_set == "agent")
+        .expect("a wave");
     assert_eq!(
         wave.waiting.as_deref(),
         Some("waiting: 1 updated pod not available (CrashLoopBackOff); maxUnavailable 1 reached")
     );
     // Healthy pods say nothing of the kind.
-    for p in v.nodes.iter().flat_map(|n| &n.pods).filter(|p| p.name != pod.name) {
-        assert_eq!((p.trouble.as_deref(), p.restarts.as_str()), (None, ""), "{}", p.name);
+    for p in v
+        .nodes
+        .iter()
+        .flat_map(|n| &n.pods)
+        .filter(|p| p.name != pod.name)
+    {
+        assert_eq!(
+            (p.trouble.as_deref(), p.restarts.as_str()),
+            (None, ""),
+            "{}",
+            p.name
+        );
     }
 }
 
@@ -401,11 +419,18 @@ fn a_pod_waiting_for_an_image_says_the_pull_error() {
         .nodes
         .iter()
         .flat_map(|n| &n.pods)
-        .find(|p| p.trouble.as_deref().is_some_and(|t| t.contains("ImagePull")))
+        .find(|p| {
+            p.trouble
+                .as_deref()
+                .is_some_and(|t| t.contains("ImagePull"))
+        })
         .expect("a pod that cannot pull its image");
     // Bound, its container never created: ContainerCreating, with the kubelet's reason.
     assert_eq!(pod.state, PodState::ContainerCreating);
     let why = pod.why.as_deref().unwrap_or_default();
     assert!(why.contains("registry.example/agent:3-typo"), "{why}");
-    assert!(why.starts_with("ImagePullBackOff: ") || why.starts_with("ErrImagePull: "), "{why}");
+    assert!(
+        why.starts_with("ImagePullBackOff: ") || why.starts_with("ErrImagePull: "),
+        "{why}"
+    );
 }
