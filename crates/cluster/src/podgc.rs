@@ -1,14 +1,71 @@
 //! The pod garbage collector (R-GC-1): every `pod_gc_period` it looks for pods bound to nodes
 //! that no longer exist; once such a node has been missing for `pod_gc_quarantine` the pods are
-//! force-deleted. (The terminated-pod threshold of 12 500 is not modelled.)
+//! marked Failed with a `DisruptionTarget` condition (`DeletionByPodGC`) and force-deleted
+//! (`gcOrphaned`, `markFailedAndDeletePodWithCondition`). Beyond `terminatedPodThreshold`
+//! (12 500) terminated pods, the oldest are deleted, evicted ones first (`gcTerminated`).
 //!
 //! Owns the quarantine clock per vanished node; knows nothing of owners or controllers.
 
+use k8s_openapi::api::core::v1::{Pod, PodCondition};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
 use std::collections::BTreeMap;
 
 use crate::engine::{period, seconds_between, Ev, Sched};
 use crate::store::Store;
+
+/// `--terminated-pod-gc-threshold`'s default.
+const TERMINATED_POD_THRESHOLD: usize = 12_500;
+
+/// `markFailedAndDeletePodWithCondition`: a pod not yet terminal is first patched to phase
+/// Failed with the DisruptionTarget condition `DeletionByPodGC`, then deleted with grace 0.
+fn mark_failed_and_delete(store: &mut Store, p: &Pod, now: Timestamp) -> Option<String> {
+    let key = crate::scheduler::pod_key(p);
+    if !controller::pod_util::is_pod_terminal(p) {
+        store.mutate_pod(&key, |p| {
+            p.status.get_or_insert_with(Default::default).phase = Some("Failed".into());
+            crate::scheduler::set_condition(
+                p,
+                PodCondition {
+                    type_: "DisruptionTarget".into(),
+                    status: "True".into(),
+                    reason: Some("DeletionByPodGC".into()),
+                    message: Some("PodGC: node no longer exists".into()),
+                    last_transition_time: Some(Time(now)),
+                    ..Default::default()
+                },
+            );
+        });
+    }
+    store.remove_pod(&key.ns, &key.name).map(|_| key.name)
+}
+
+/// `gcTerminated`: beyond `threshold` terminated (Failed or Succeeded) pods, deletes the excess,
+/// evicted pods first, then the oldest (`byEvictionAndCreationTimestamp`).
+fn gc_terminated(store: &mut Store, now: Timestamp, threshold: usize) -> Vec<String> {
+    let mut terminated: Vec<std::sync::Arc<Pod>> = store
+        .objects()
+        .all_pods()
+        .filter(|p| controller::pod_util::is_pod_terminal(p))
+        .cloned()
+        .collect();
+    if terminated.len() <= threshold {
+        return Vec::new();
+    }
+    let evicted = |p: &Pod| p.status.as_ref().and_then(|s| s.reason.as_deref()) == Some("Evicted");
+    sort::sort_by(&mut terminated, |a, b| {
+        evicted(b).cmp(&evicted(a)).then_with(|| {
+            let t = |p: &Pod| p.metadata.creation_timestamp.as_ref().map(|t| t.0);
+            t(a).cmp(&t(b))
+        })
+    });
+    let excess = terminated.len() - threshold;
+    terminated
+        .iter()
+        .take(excess)
+        .filter_map(|p| mark_failed_and_delete(store, p, now))
+        .collect()
+}
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PodGc {
@@ -40,14 +97,13 @@ impl PodGc {
             let since = *self.missing_since.entry(node.clone()).or_insert(now);
             if seconds_between(now, since) >= s.timing.pod_gc_quarantine {
                 for p in store.pods_on_node(&node) {
-                    let ns = p.metadata.namespace.clone().unwrap_or_default();
-                    let name = p.metadata.name.clone().unwrap_or_default();
-                    if store.remove_pod(&ns, &name).is_some() {
+                    if let Some(name) = mark_failed_and_delete(store, &p, now) {
                         deleted.push(name);
                     }
                 }
             }
         }
+        deleted.extend(gc_terminated(store, now, TERMINATED_POD_THRESHOLD));
         s.after(period(s.timing.pod_gc_period), Ev::PodGcTick);
         if deleted.is_empty() {
             "pod GC: nothing to collect".to_string()
@@ -76,5 +132,67 @@ impl PodGc {
     /// Pods on vanished nodes still wait for collection.
     pub(crate) fn has_pending_work(&self, store: &Store) -> bool {
         !orphan_nodes(store).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::api::core::v1::{Container, PodSpec, PodStatus};
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+    fn pod(name: &str, phase: &str, reason: Option<&str>) -> Pod {
+        Pod {
+            metadata: ObjectMeta {
+                name: Some(name.into()),
+                ..Default::default()
+            },
+            spec: Some(PodSpec {
+                containers: vec![Container {
+                    name: "c".into(),
+                    image: Some("busybox".into()),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            status: Some(PodStatus {
+                phase: Some(phase.into()),
+                reason: reason.map(str::to_string),
+                ..Default::default()
+            }),
+        }
+    }
+
+    #[test]
+    fn gc_terminated_deletes_evicted_then_oldest_beyond_the_threshold() {
+        let start = Timestamp::from_second(1_767_225_600).unwrap();
+        let mut store = Store::new(1, start);
+        for (i, (name, phase, reason)) in [
+            ("old-failed", "Failed", None),
+            ("running", "Running", None),
+            ("done", "Succeeded", None),
+            ("evicted", "Failed", Some("Evicted")),
+            ("new-failed", "Failed", None),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            store.now = Timestamp::from_second(1_767_225_600 + i as i64).unwrap();
+            let want = pod(name, phase, reason);
+            let created = store.create_pod("default", want.clone()).unwrap();
+            // The API server ignores status on create: it is written as the kubelet would.
+            store.mutate_pod(&crate::scheduler::pod_key(&created), |p| {
+                p.status = want.status
+            });
+        }
+        let now = store.now;
+        assert_eq!(gc_terminated(&mut store, now, 4), Vec::<String>::new());
+        assert_eq!(gc_terminated(&mut store, now, 2), ["evicted", "old-failed"]);
+        let left: Vec<_> = store
+            .objects()
+            .all_pods()
+            .filter_map(|p| p.metadata.name.clone())
+            .collect();
+        assert_eq!(left, ["done", "new-failed", "running"]);
     }
 }

@@ -538,7 +538,7 @@ fn toleration_seconds_evicts_and_the_daemon_set_recreates_in_a_loop() {
 }
 
 #[test]
-fn pods_on_a_removed_node_are_force_deleted_by_pod_gc_after_quarantine() {
+fn gc_orphaned_marks_pods_on_a_removed_node_failed_and_force_deletes_them_after_quarantine() {
     let mut c = kind_cluster(11);
     start_ds(&mut c, &Busybox::new("gc"));
     let removed_at = c.elapsed_seconds();
@@ -562,6 +562,21 @@ fn pods_on_a_removed_node_are_force_deleted_by_pod_gc_after_quarantine() {
     ));
     let took = c.elapsed_seconds() - removed_at;
     assert!((40.0..=60.5).contains(&took), "collected after {took:.2} s");
+    // markFailedAndDeletePodWithCondition: the orphan is first marked Failed, then deleted.
+    let on_worker4: Vec<_> = c
+        .trace()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            cluster::TraceKind::Pod {
+                node, phase, event, ..
+            } if node == "worker4" => Some((phase.clone(), format!("{event:?}"))),
+            _ => None,
+        })
+        .collect();
+    let n = on_worker4.len();
+    assert!(n >= 2, "{on_worker4:?}");
+    assert_eq!(on_worker4[n - 2].0, "Failed", "{on_worker4:?}");
+    assert_eq!(on_worker4[n - 1].1, "Deleted", "{on_worker4:?}");
     assert!(c.settle(secs(10.0)));
     assert_eq!(c.pods().len(), 3);
     let s = c
