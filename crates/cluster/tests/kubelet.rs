@@ -463,3 +463,37 @@ fn pod_fail_is_an_eviction_with_a_disruption_target_condition() {
     );
     assert!(events(&c, "Evicted").iter().any(|(t, _, _)| t == "Warning"));
 }
+
+#[test]
+fn generate_api_pod_status_reports_a_deleted_pod_terminal_before_it_is_removed() {
+    let mut c = kind_cluster(21);
+    c.apply(daemon_set(
+        "agent",
+        "        image: busybox:1.36\n        command: [\"sleep\", \"infinity\"]\n",
+    ))
+    .unwrap();
+    c.advance(secs(5.0));
+    let name = pod_on(&c, "worker")
+        .and_then(|p| p.metadata.name.clone())
+        .unwrap();
+    c.delete_pod("default", &name).unwrap();
+    assert!(c.run_until(|c| c.pod("default", &name).is_none(), secs(10.0)));
+    // The last two transitions of the pod: terminal (Failed, its container killed after the
+    // 3 s grace period: busybox ignores SIGTERM), then deleted.
+    let seen: Vec<(String, String)> = c
+        .trace()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            cluster::TraceKind::Pod {
+                name: n,
+                phase,
+                event,
+                ..
+            } if *n == name => Some((phase.clone(), format!("{event:?}"))),
+            _ => None,
+        })
+        .collect();
+    let n = seen.len();
+    assert_eq!(seen[n - 2].0, "Failed", "{seen:?}");
+    assert_eq!(seen[n - 1].1, "Deleted", "{seen:?}");
+}
