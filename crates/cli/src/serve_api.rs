@@ -193,11 +193,11 @@ impl Snapshot {
         };
         // A namespaced kind is listed across namespaces without one, but named only within one.
         let namespaced = kind.resource.namespaced();
-        let addressable = match (namespaced, namespace, name) {
-            (false, Some(_), _) | (true, None, Some(_)) => false,
-            _ => true,
-        };
-        if !addressable {
+        let misaddressed = matches!(
+            (namespaced, namespace, name),
+            (false, Some(_), _) | (true, None, Some(_))
+        );
+        if misaddressed {
             return not_found_path();
         }
         if matches!(req.query_value("watch").as_deref(), Some("true" | "1")) {
@@ -440,5 +440,80 @@ pub fn serve(
     ));
     loop {
         std::thread::park();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapshot() -> Snapshot {
+        let preset = scenario::presets::ALL
+            .iter()
+            .find(|p| p.id == "f4-rolling-update-max-unavailable-1")
+            .expect("the F-4 preset");
+        let s = scenario::parse(preset.file, preset.text).expect("parse");
+        Snapshot::of(&scenario::session_at(&s, None).expect("run"))
+    }
+
+    fn get(snap: &Snapshot, method: &str, target: &str, accept: &str) -> (u16, Value) {
+        let req = Request {
+            method: method.into(),
+            target: target.into(),
+            headers: vec![("accept".into(), accept.into())],
+        };
+        let r = snap.answer(&req);
+        (r.status, serde_json::from_slice(&r.body).expect("JSON"))
+    }
+
+    #[test]
+    fn lists_filter_by_namespace_and_selectors_and_errors_are_statuses() {
+        let snap = snapshot();
+        let (code, pods) = get(&snap, "GET", "/api/v1/namespaces/default/pods", "");
+        assert_eq!((code, pods["kind"].as_str()), (200, Some("PodList")));
+        let all = pods["items"].as_array().map_or(0, Vec::len);
+        assert!(all > 1);
+        let node = pods["items"][0]["spec"]["nodeName"].as_str().unwrap_or("");
+        let (_, one) = get(
+            &snap,
+            "GET",
+            &format!("/api/v1/pods?fieldSelector=spec.nodeName%3D{node}"),
+            "",
+        );
+        assert_eq!(one["items"].as_array().map(Vec::len), Some(1));
+        let (_, none) = get(&snap, "GET", "/api/v1/namespaces/other/pods", "");
+        assert_eq!(none["items"].as_array().map(Vec::len), Some(0));
+
+        let (code, bad) = get(&snap, "GET", "/api/v1/pods?fieldSelector=spec.x%3Dy", "");
+        assert_eq!((code, bad["reason"].as_str()), (400, Some("BadRequest")));
+        assert_eq!(bad["message"], "field label not supported: spec.x");
+        let (code, missing) = get(&snap, "GET", "/apis/apps/v1/namespaces/default/daemonsets/x", "");
+        assert_eq!(code, 404);
+        assert_eq!(missing["message"], "daemonsets.apps \"x\" not found");
+        assert_eq!(missing["details"]["group"], "apps");
+        let (code, refused) = get(&snap, "DELETE", "/api/v1/nodes/worker", "");
+        assert_eq!((code, refused["reason"].as_str()), (405, Some("MethodNotAllowed")));
+        let (code, _) = get(&snap, "GET", "/api/v1/namespaces/default/nodes", "");
+        assert_eq!(code, 404, "nodes are cluster-scoped");
+    }
+
+    #[test]
+    fn kubectl_get_receives_a_table_with_wide_columns_at_priority_one() {
+        let snap = snapshot();
+        let accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+        let (code, table) = get(&snap, "GET", "/apis/apps/v1/daemonsets", accept);
+        assert_eq!((code, table["kind"].as_str()), (200, Some("Table")));
+        let columns = table["columnDefinitions"].as_array().cloned().unwrap_or_default();
+        let desired = columns.iter().find(|c| c["name"] == "DESIRED");
+        assert_eq!(desired.map(|c| c["type"].clone()), Some(json!("integer")));
+        let images = columns.iter().find(|c| c["name"] == "IMAGES");
+        assert_eq!(images.map(|c| c["priority"].clone()), Some(json!(1)));
+        let row = &table["rows"][0];
+        assert!(row["cells"][1].is_number(), "{row}");
+        assert_eq!(row["object"]["kind"], "PartialObjectMetadata");
+        let (_, discovery) = get(&snap, "GET", "/api/v1", "");
+        assert!(discovery["resources"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|r| r["name"] == "pods" && r["namespaced"] == true)));
     }
 }

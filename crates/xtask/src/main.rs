@@ -106,6 +106,7 @@ fn dispatch(args: &[String]) -> Result {
                     wasm_bindgen: true,
                     npm: true,
                     browser,
+                    kubectl: true,
                 },
             )?;
             println!("\ntools ready in {}", human(started.elapsed()));
