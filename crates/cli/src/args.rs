@@ -58,10 +58,25 @@ pub enum Command {
     Open {
         link: String,
     },
+    /// A read-only Kubernetes API over the cluster the script leaves (or the one at `at`).
+    ServeApi {
+        file: String,
+        at: Option<f64>,
+        port: u16,
+        nodes: NodesArg,
+    },
 }
 
 const SUBCOMMANDS: &[&str] = &[
-    "run", "test", "explain", "export", "share", "open", "help", "version",
+    "run",
+    "test",
+    "explain",
+    "export",
+    "share",
+    "open",
+    "serve-api",
+    "help",
+    "version",
 ];
 
 /// `--nodes FILE` / `--add-nodes FILE`, accepted by every command that loads a scenario.
@@ -99,10 +114,11 @@ Usage:
   dsplay share FILE [--at SECONDS] [--base URL]
   dsplay share --table [DIR|FILE...]
   dsplay open LINK
+  dsplay serve-api FILE [--at SECONDS] [--port N]
   dsplay help [COMMAND]
   dsplay --version
 
-Real nodes: run, test, explain, export and share take --nodes NODES.yaml (replace the
+Real nodes: run, test, explain, export, share and serve-api take --nodes NODES.yaml (replace the
 scenario's nodes with the output of `kubectl get nodes -o yaml` or `-o json`) or
 --add-nodes NODES.yaml (add them to the scenario's own).
 
@@ -212,6 +228,29 @@ are printed as comments.
 Exit codes: 0 ok, 2 a link that cannot be read (the message says why).
 ";
 
+const SERVE_API_HELP: &str = concat!(
+    "\
+Usage: dsplay serve-api FILE [--at SECONDS] [--port N] [--nodes NODES.yaml | --add-nodes NODES.yaml]
+
+Runs the scenario's script to its end (or to virtual time SECONDS), then serves that cluster,
+frozen, as a read-only Kubernetes API on 127.0.0.1, so a real kubectl can read it:
+
+  dsplay serve-api presets/f3-taints.yaml --port 8001 &
+  kubectl --server http://127.0.0.1:8001 get pods -o wide
+
+It serves discovery, /version, and GET (one object or a list, namespaced or across all
+namespaces, with labelSelector and fieldSelector, as JSON or as the Table kubectl asks for) of
+pods, nodes, events, daemonsets and controllerrevisions. Writes and watches are refused (405).
+The first line printed is the address; Ctrl-C stops. AGE in tables counts to the simulation's
+clock; what kubectl computes itself (describe) counts to the wall clock.
+
+Options:
+  --at SECONDS           stop the script at this virtual time (default: run it to its end)
+  --port N               the port to listen on (default 0: one the system picks)
+",
+    nodes_help!()
+);
+
 const VERSION_HELP: &str = "Usage: dsplay --version\n\nPrints the version.\n";
 
 /// The help text of a subcommand (or the overview).
@@ -223,6 +262,7 @@ pub fn help_text(sub: Option<&str>) -> &'static str {
         Some("export") => EXPORT_HELP,
         Some("share") => SHARE_HELP,
         Some("open") => OPEN_HELP,
+        Some("serve-api") => SERVE_API_HELP,
         Some("version") => VERSION_HELP,
         _ => MAIN_HELP,
     }
@@ -443,6 +483,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
                 )),
             }
         }
+        "serve-api" => parse_serve_api(rest),
         other if other.starts_with('-') => Err(CliError::new(format!("unknown flag {other}"))
             .hint("flags come after the command, e.g. `dsplay run FILE --output json`; see `dsplay --help`")),
         other => Err(unknown_subcommand(other)),
@@ -508,18 +549,10 @@ fn parse_share(rest: &[String]) -> Result<Command, CliError> {
             paths: p.positionals,
         });
     }
-    let at = match flag_value(&p.flags, "--at") {
-        None => None,
-        Some(v) => match v.parse::<f64>() {
-            Ok(t) if t.is_finite() && (0.0..=scenario::share::MAX_TIME).contains(&t) => Some(t),
-            _ => {
-                return Err(
-                    CliError::new(format!("--at {v:?} is not a time in seconds"))
-                        .hint("give the virtual time to open at in seconds, e.g. --at 12.5"),
-                )
-            }
-        },
-    };
+    let at = at_flag(
+        &p.flags,
+        "give the virtual time to open at in seconds, e.g. --at 12.5",
+    )?;
     let base = flag_value(&p.flags, "--base").unwrap_or_default();
     if base.contains('#') {
         return Err(CliError::new(format!("--base {base:?} already has a # part"))
@@ -537,6 +570,66 @@ fn parse_share(rest: &[String]) -> Result<Command, CliError> {
             "share",
             format!(
                 "`dsplay share` takes one FILE, got {} argument(s) (`--table` takes several)",
+                got.len()
+            ),
+        )),
+    }
+}
+
+/// `--at SECONDS`: a virtual time from 0 to the longest a link may name.
+fn at_flag(flags: &[(&'static str, Option<String>)], hint: &str) -> Result<Option<f64>, CliError> {
+    match flag_value(flags, "--at") {
+        None => Ok(None),
+        Some(v) => match v.parse::<f64>() {
+            Ok(t) if t.is_finite() && (0.0..=scenario::share::MAX_TIME).contains(&t) => Ok(Some(t)),
+            _ => Err(CliError::new(format!("--at {v:?} is not a time in seconds")).hint(hint)),
+        },
+    }
+}
+
+fn parse_serve_api(rest: &[String]) -> Result<Command, CliError> {
+    let p = parse_flags(
+        "serve-api",
+        rest,
+        &[
+            FlagSpec {
+                name: "--at",
+                takes_value: true,
+            },
+            FlagSpec {
+                name: "--port",
+                takes_value: true,
+            },
+            NODE_FLAGS[0],
+            NODE_FLAGS[1],
+        ],
+    )?;
+    if p.help {
+        return Ok(Command::Help(Some("serve-api")));
+    }
+    let at = at_flag(
+        &p.flags,
+        "give the virtual time to stop at in seconds, e.g. --at 90",
+    )?;
+    let port = match flag_value(&p.flags, "--port") {
+        None => 0,
+        Some(v) => v.parse::<u16>().map_err(|_| {
+            CliError::new(format!("--port {v:?} is not a port number"))
+                .hint("give a port from 1 to 65535, e.g. --port 8001, or 0 for any free one")
+        })?,
+    };
+    let nodes = nodes_arg(&p.flags);
+    match <[String; 1]>::try_from(p.positionals) {
+        Ok([file]) => Ok(Command::ServeApi {
+            file,
+            at,
+            port,
+            nodes,
+        }),
+        Err(got) => Err(usage_error(
+            "serve-api",
+            format!(
+                "`dsplay serve-api` takes one FILE, got {} argument(s)",
                 got.len()
             ),
         )),
@@ -659,6 +752,22 @@ mod tests {
             p(&["share", "--table"]).ok(),
             Some(Command::ShareTable { paths: vec![] })
         );
+    }
+
+    #[test]
+    fn serve_api_takes_a_time_and_a_port() {
+        assert_eq!(
+            p(&["serve-api", "a.yaml", "--at", "90", "--port=8001"]).ok(),
+            Some(Command::ServeApi {
+                file: "a.yaml".into(),
+                at: Some(90.0),
+                port: 8001,
+                nodes: NodesArg::default(),
+            })
+        );
+        assert!(p(&["serve-api", "a.yaml", "--port", "70000"]).is_err());
+        assert!(p(&["serve-api", "a.yaml", "--at", "-1"]).is_err());
+        assert!(p(&["serve-api"]).is_err());
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `dsplay`, the native command line of the DaemonSet Playground (DESIGN §4.2): `run` a
 //! scenario's script, `test` its `expect:` lines, `explain` why a node gets a daemon pod or not,
 //! `export kind` it for a real cluster (or `export yaml` it, e.g. with a real cluster's nodes
-//! from `--nodes`), `share` it as a link and `open` a link.
+//! from `--nodes`), `share` it as a link and `open` a link, `serve-api` the cluster it leaves to a
+//! real kubectl (read-only).
 //!
 //! Owns argument parsing, file IO, output formats and exit codes. It knows no controller or
 //! cluster logic of its own: everything it prints comes from `scenario`, `cluster` and
@@ -10,6 +11,7 @@
 mod args;
 mod commands;
 mod export_kind;
+mod serve_api;
 
 use std::fmt;
 use std::io::Write;
@@ -107,6 +109,12 @@ fn main() -> ExitCode {
         } => commands::share(&file, at, &base, &nodes),
         Command::ShareTable { paths } => commands::share_table(&paths),
         Command::Open { link } => commands::open(&link),
+        Command::ServeApi {
+            file,
+            at,
+            port,
+            nodes,
+        } => serve_api::serve(&file, at, port, &nodes),
     });
     match result {
         Ok(Verdict::Ok) => ExitCode::SUCCESS,

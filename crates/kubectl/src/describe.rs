@@ -695,7 +695,7 @@ fn events_for<'a>(
     name: &str,
     uid: Option<&str>,
 ) -> Vec<&'a Event> {
-    let mut v: Vec<&Event> = events
+    let v: Vec<&Event> = events
         .iter()
         .filter(|e| {
             let io = &e.involved_object;
@@ -706,9 +706,13 @@ fn events_for<'a>(
         })
         .collect();
     // event.SortableEvents orders by lastTimestamp alone: events that only carry an eventTime
-    // (the events.k8s.io API) have a zero one and come first.
-    sort::sort_by_key(&mut v, |e| e.last_timestamp.as_ref().map(|t| t.0));
-    v
+    // (the events.k8s.io API) have a zero one and come first. It is Go's sort.Sort, not stable:
+    // events of one second end up where Go's pdqsort leaves them.
+    let key = |e: &Event| e.last_timestamp.as_ref().map(|t| t.0);
+    sort::go_order(v.len(), &mut |a, b| key(v[a]) < key(v[b]))
+        .into_iter()
+        .map(|i| v[i])
+        .collect()
 }
 
 fn write_events(w: &mut TabWriter, events: &[&Event], now: Timestamp) {

@@ -76,7 +76,8 @@ pub(crate) fn output_format(cmd: &Command) -> Result<Output, Fail> {
     })
 }
 
-pub(crate) fn field_labels(r: Resource) -> &'static [&'static str] {
+/// The field selectors the API server accepts for a kind (`--field-selector`, `fieldSelector=`).
+pub fn field_labels(r: Resource) -> &'static [&'static str] {
     match r {
         Resource::Pod => &[
             "metadata.name",
@@ -96,7 +97,12 @@ pub(crate) fn field_labels(r: Resource) -> &'static [&'static str] {
             "involvedObject.kind",
             "involvedObject.name",
             "involvedObject.namespace",
+            "involvedObject.uid",
+            "involvedObject.apiVersion",
+            "involvedObject.resourceVersion",
+            "involvedObject.fieldPath",
             "reason",
+            "reportingComponent",
             "type",
         ],
         _ => &["metadata.name", "metadata.namespace"],
@@ -323,13 +329,7 @@ fn table(
         if with_ns {
             cells.push(o.namespace().to_string());
         }
-        let mut row = match o {
-            Object::DaemonSet(d) => ds_row(d, wide, now),
-            Object::Pod(p) => pod_row(p, wide, now),
-            Object::Node(n) => node_row(n, wide, now),
-            Object::ControllerRevision(c) => revision_row(c, now),
-            Object::Event(e) => event_row(e, wide, now),
-        };
+        let mut row = row(o, wide, now);
         if kind_prefix {
             if let Some(first) = row.first_mut() {
                 if !matches!(o, Object::Event(_)) {
@@ -346,7 +346,18 @@ fn table(
     w.finish()
 }
 
-fn headers(r: Resource, wide: bool) -> &'static [&'static str] {
+/// One object's cells, as `kubectl get` (and the API server's Table) has them.
+pub(crate) fn row(o: &Object, wide: bool, now: Timestamp) -> Vec<String> {
+    match o {
+        Object::DaemonSet(d) => ds_row(d, wide, now),
+        Object::Pod(p) => pod_row(p, wide, now),
+        Object::Node(n) => node_row(n, wide, now),
+        Object::ControllerRevision(c) => revision_row(c, now),
+        Object::Event(e) => event_row(e, wide, now),
+    }
+}
+
+pub(crate) fn headers(r: Resource, wide: bool) -> &'static [&'static str] {
     match (r, wide) {
         (Resource::DaemonSet, false) => &[
             "NAME",

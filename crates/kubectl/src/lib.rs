@@ -12,6 +12,7 @@
 //! - Never panics on any input line.
 
 mod api;
+mod api_table;
 mod apply;
 mod columns;
 mod describe;
@@ -30,10 +31,13 @@ mod table;
 mod yaml;
 
 pub use api::{Api, ApiError, Cascade};
-pub use get::{event_object, event_row, node_status, pod_summary, PodSummary};
+pub use api_table::{table_cells, table_columns, TableColumn};
+pub use get::{event_object, event_row, field_labels, node_status, pod_summary, PodSummary};
+pub use object::{get as get_object, list as list_objects, Object};
 pub use parse::{parse, split_words, Command, ParseError, Verb};
 pub use resource::Resource;
 pub use rollout::{Wait, WaitState};
+pub use select::{FieldSelector, LabelSelector};
 pub use table::age;
 
 /// What a command printed, and how it ended.

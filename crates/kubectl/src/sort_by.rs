@@ -38,8 +38,8 @@ impl SortBy {
         Ok(SortBy { field, finder })
     }
 
-    /// The order of `objects` (their JSON) by the field: indices into `objects`, ties kept in
-    /// the order given. [`arrange`] puts a list in that order.
+    /// The order of `objects` (their JSON) by the field: indices into `objects`, ties where
+    /// Go's `sort.Sort` leaves them. [`arrange`] puts a list in that order.
     pub(crate) fn order(&self, objects: &[Value]) -> Result<Vec<usize>, Fail> {
         let found: Vec<Option<&Value>> = objects
             .iter()
@@ -62,8 +62,9 @@ impl SortBy {
                 _ => Some(None),
             })
             .collect();
-        let mut order: Vec<usize> = (0..objects.len()).collect();
-        sort::sort_by(&mut order, |&a, &b| {
+        // kubectl sorts with Go's sort.Sort, which is not stable: equal keys (events of one
+        // second) end up where Go's pdqsort leaves them, and so must ours.
+        let cmp = |a: usize, b: usize| {
             let q = quantities.as_ref().map(|q| (q[a], q[b]));
             match (&keys[a], &keys[b], q) {
                 (Key::Absent, Key::Absent, _) => Ordering::Equal,
@@ -76,7 +77,8 @@ impl SortBy {
                 // check_sortable let no other pair through.
                 _ => Ordering::Equal,
             }
-        });
+        };
+        let order = sort::go_order(objects.len(), &mut |a, b| cmp(a, b) == Ordering::Less);
         Ok(order)
     }
 
@@ -257,6 +259,26 @@ mod tests {
             json!({"t": "2026-01-01T00:01:00Z"}),
         ];
         assert_eq!(sorted(".t", &objs), Ok(vec![1, 0, 2]));
+    }
+
+    /// `kubectl get events --sort-by=.lastTimestamp` on presets/f4's 48 events: events of one
+    /// second are not kept in list order (Go's sort.Sort), and kubectl 1.37 printed this order.
+    #[test]
+    fn equal_timestamps_end_where_kubectl_leaves_them() {
+        let seconds = [
+            20, 21, 21, 21, 0, 0, 0, 0, 24, 0, 0, 0, 0, 11, 7, 7, 7, 7, 0, 0, 0, 0, 4, 28, 28, 28,
+            28, 14, 14, 14, 14, 0, 0, 0, 0, 17, 0, 0, 0, 0, 4, 7, 11, 14, 17, 20, 24, 28,
+        ];
+        let events: Vec<Value> = seconds
+            .iter()
+            .map(|s| json!({"lastTimestamp": format!("2026-01-01T00:00:{s:02}Z")}))
+            .collect();
+        let kubectl = vec![
+            36, 10, 39, 38, 4, 5, 6, 7, 37, 34, 33, 11, 12, 32, 31, 9, 21, 20, 18, 19, 22, 40, 14,
+            16, 15, 41, 17, 42, 13, 27, 30, 29, 28, 43, 35, 44, 45, 0, 1, 2, 3, 8, 46, 26, 25, 24,
+            23, 47,
+        ];
+        assert_eq!(sorted(".lastTimestamp", &events), Ok(kubectl));
     }
 
     #[test]

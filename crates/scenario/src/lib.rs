@@ -22,6 +22,6 @@ pub mod write;
 pub use format::{parse, Check, NodeEntry, Scenario, ScenarioError, ScriptLine, Step};
 pub use playback::Playback;
 pub use playback::{command_kind, format_duration, CommandError, CommandKind, Position};
-pub use run::{run, run_line, start, Failure, LineResult, Outcome, Record};
+pub use run::{run, run_line, session_at, start, Failure, LineResult, Outcome, Record};
 pub use session::Session;
 pub use timeline::{Mark, Sample, SampleCounts, Timeline};

@@ -454,6 +454,20 @@ fn run_node_verb(session: &mut Session, words: &[String]) -> LineResult {
     }
 }
 
+/// The cluster after the whole script (`at: None`, as [`run`] leaves it) or `at` virtual seconds
+/// after the start (played as the page plays it, [`crate::Playback`]: the lines due by then
+/// have run, a wait may be half done). What `dsplay serve-api` serves.
+pub fn session_at(scenario: &Scenario, at: Option<f64>) -> Result<Session, ScenarioError> {
+    match at {
+        None => Ok(run(scenario, false)?.session),
+        Some(t) => {
+            let mut play = crate::Playback::new(scenario.clone())?;
+            play.advance_to(t, usize::MAX);
+            Ok(play.session)
+        }
+    }
+}
+
 /// Runs the whole script. With `until_settled`, keeps simulating after the last line until
 /// nothing but periodic housekeeping is pending (bounded by [`WAIT_LIMIT`]).
 pub fn run(scenario: &Scenario, until_settled: bool) -> Result<Outcome, ScenarioError> {

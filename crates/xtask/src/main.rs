@@ -12,8 +12,9 @@
 //! Both main tasks first install whatever is missing (wasm32 target, std's sources, trunk,
 //! wasm-bindgen-cli, npm's wasm-opt and playwright-core, Debian's Chromium), so a fresh clone on
 //! a fresh machine needs nothing but rustup, Node.js 20 and npm. Architecture Invariant: xtask
-//! uses `std` and one crate, lzma-rust2 (pure Rust, no dependencies: the release build's pack
-//! step), and knows nothing about the playground's code; it drives tools, and writes the one
+//! uses `std`, one outside crate, lzma-rust2 (pure Rust, no dependencies: the release build's
+//! pack step), and the std-only `httpd` of this workspace (its static server), and knows nothing
+//! about the playground's code; it drives tools, and writes the one
 //! generated file (`codec`) from k8s-openapi's sources.
 
 mod codec;
@@ -105,6 +106,7 @@ fn dispatch(args: &[String]) -> Result {
                     wasm_bindgen: true,
                     npm: true,
                     browser,
+                    kubectl: true,
                 },
             )?;
             println!("\ntools ready in {}", human(started.elapsed()));

@@ -48,6 +48,7 @@ const NONE: Needs = Needs {
     wasm_bindgen: false,
     npm: false,
     browser: false,
+    kubectl: false,
 };
 
 /// What `trunk build --release` needs: wasm-opt (npm's binaryen) runs on release builds only.
@@ -94,6 +95,15 @@ pub const STEPS: &[Step] = &[
         what: "native tests (unit, integration, doc); the codec's field table is fresh",
         slow: false,
         needs: NONE,
+    },
+    Step {
+        name: "kubectl-parity",
+        what: "the real kubectl 1.37 and ours on the same simulated clusters (dsplay serve-api)",
+        slow: false,
+        needs: Needs {
+            kubectl: true,
+            ..NONE
+        },
     },
     Step {
         name: "test-wasm",
@@ -284,6 +294,7 @@ fn union(a: Needs, b: Needs) -> Needs {
         wasm_bindgen: a.wasm_bindgen || b.wasm_bindgen,
         npm: a.npm || b.npm,
         browser: a.browser || b.browser,
+        kubectl: a.kubectl || b.kubectl,
     }
 }
 
@@ -298,6 +309,9 @@ fn cargo(args: &[&str]) -> Command {
 /// 5,000-node run takes 14–19 s alone, and a busy 2-core machine (CI) pushed the optimised
 /// speed harness past 20 s. The speed harness prints its figures; nothing is judged by time.
 const BROWSER_TEST_TIMEOUT: (&str, &str) = ("WASM_BINDGEN_TEST_TIMEOUT", "600");
+
+/// What the names of the parity tests (`crates/cli/tests/kubectl_parity.rs`) start with.
+const PARITY_TESTS: &str = "real_kubectl_";
 
 fn run_step(root: &Path, name: &str) -> Result {
     const DENY: [&str; 3] = ["--", "-D", "warnings"];
@@ -320,10 +334,28 @@ fn run_step(root: &Path, name: &str) -> Result {
             }
             run(libs.args(DENY))
         }
+        // The parity tests run in their own step, with the real kubectl they need.
         "test" => {
             crate::codec::codec(root, true)?;
-            run(&mut cargo(&["test", "--workspace"]))
+            run(&mut cargo(&[
+                "test",
+                "--workspace",
+                "--",
+                "--skip",
+                PARITY_TESTS,
+            ]))
         }
+        "kubectl-parity" => run(cargo(&[
+            "test",
+            "-p",
+            "dsplay-cli",
+            "--test",
+            "kubectl_parity",
+            "--",
+            "--nocapture",
+        ])
+        .env("DSPLAY_REAL_KUBECTL", ensure::real_kubectl(root))
+        .env("DSPLAY_REAL_KUBECTL_REQUIRED", "1")),
         "test-wasm" => {
             let scratch = BrowserScratch::new(root, name)?;
             run(cargo(&["test", "--target", WASM_TARGET, "-p", APP_CRATE])
