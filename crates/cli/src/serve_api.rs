@@ -100,6 +100,8 @@ impl Kind {
 pub struct Snapshot {
     now: Timestamp,
     objects: BTreeMap<Resource, Vec<(Object, Value)>>,
+    /// The nodes' Leases in `kube-node-lease` (name, JSON): `describe node` reads them.
+    leases: Vec<(String, Value)>,
     resource_version: String,
 }
 
@@ -121,9 +123,22 @@ impl Snapshot {
             }
             objects.insert(k.resource, items);
         }
+        let leases = api
+            .nodes()
+            .iter()
+            .filter_map(|n| n.metadata.name.clone())
+            .filter_map(|n| {
+                let lease = api.node_lease(&n)?;
+                let mut json = codec::to_json(&lease);
+                json["kind"] = Value::String("Lease".into());
+                json["apiVersion"] = Value::String("coordination.k8s.io/v1".into());
+                Some((n, json))
+            })
+            .collect();
         Snapshot {
             now: api.now(),
             objects,
+            leases,
             resource_version: latest.to_string(),
         }
     }
@@ -172,6 +187,21 @@ impl Snapshot {
             })),
             ["api", "v1", rest @ ..] => self.resource(req, "", rest),
             ["apis", "apps", "v1", rest @ ..] => self.resource(req, "apps", rest),
+            ["apis", "coordination.k8s.io", "v1", "namespaces", "kube-node-lease", "leases", name] => {
+                match self.leases.iter().find(|(n, _)| n == name) {
+                    Some((_, json)) => ok(json.clone()),
+                    None => {
+                        let mut body = status_body(
+                            404,
+                            "NotFound",
+                            &format!("leases.coordination.k8s.io \"{name}\" not found"),
+                        );
+                        body["details"] =
+                            json!({"name": name, "group": "coordination.k8s.io", "kind": "leases"});
+                        respond(404, body)
+                    }
+                }
+            }
             _ => not_found_path(),
         }
     }
@@ -487,12 +517,20 @@ mod tests {
         let (code, bad) = get(&snap, "GET", "/api/v1/pods?fieldSelector=spec.x%3Dy", "");
         assert_eq!((code, bad["reason"].as_str()), (400, Some("BadRequest")));
         assert_eq!(bad["message"], "field label not supported: spec.x");
-        let (code, missing) = get(&snap, "GET", "/apis/apps/v1/namespaces/default/daemonsets/x", "");
+        let (code, missing) = get(
+            &snap,
+            "GET",
+            "/apis/apps/v1/namespaces/default/daemonsets/x",
+            "",
+        );
         assert_eq!(code, 404);
         assert_eq!(missing["message"], "daemonsets.apps \"x\" not found");
         assert_eq!(missing["details"]["group"], "apps");
         let (code, refused) = get(&snap, "DELETE", "/api/v1/nodes/worker", "");
-        assert_eq!((code, refused["reason"].as_str()), (405, Some("MethodNotAllowed")));
+        assert_eq!(
+            (code, refused["reason"].as_str()),
+            (405, Some("MethodNotAllowed"))
+        );
         let (code, _) = get(&snap, "GET", "/api/v1/namespaces/default/nodes", "");
         assert_eq!(code, 404, "nodes are cluster-scoped");
     }
@@ -503,7 +541,10 @@ mod tests {
         let accept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
         let (code, table) = get(&snap, "GET", "/apis/apps/v1/daemonsets", accept);
         assert_eq!((code, table["kind"].as_str()), (200, Some("Table")));
-        let columns = table["columnDefinitions"].as_array().cloned().unwrap_or_default();
+        let columns = table["columnDefinitions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         let desired = columns.iter().find(|c| c["name"] == "DESIRED");
         assert_eq!(desired.map(|c| c["type"].clone()), Some(json!("integer")));
         let images = columns.iter().find(|c| c["name"] == "IMAGES");
@@ -512,8 +553,8 @@ mod tests {
         assert!(row["cells"][1].is_number(), "{row}");
         assert_eq!(row["object"]["kind"], "PartialObjectMetadata");
         let (_, discovery) = get(&snap, "GET", "/api/v1", "");
-        assert!(discovery["resources"]
-            .as_array()
-            .is_some_and(|r| r.iter().any(|r| r["name"] == "pods" && r["namespaced"] == true)));
+        assert!(discovery["resources"].as_array().is_some_and(|r| r
+            .iter()
+            .any(|r| r["name"] == "pods" && r["namespaced"] == true)));
     }
 }

@@ -905,6 +905,15 @@ impl Cluster {
         self.informer.cache()
     }
 
+    /// The node's Lease in `kube-node-lease`, as its kubelet last renewed it. Renewals are not
+    /// stored (one write per node every 10 s would dominate a 5,000-node run); the object is
+    /// made from the lease's state when read, and is what node lifecycle reads.
+    pub fn node_lease(&self, node: &str) -> Option<k8s_openapi::api::coordination::v1::Lease> {
+        let uid = self.store.node(node)?.metadata.uid.clone()?;
+        self.lifecycle
+            .lease_object(node, &uid, self.now, &self.timing)
+    }
+
     /// Whether the node's kubelet is running.
     pub fn kubelet_running(&self, node: &str) -> bool {
         self.kubelet.is_running(node)

@@ -27,6 +27,8 @@ struct Lease {
     running: bool,
     anchor: Timestamp,
     stopped_at: Option<Timestamp>,
+    /// When the kubelet first created it (kept across stops and starts).
+    created: Timestamp,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -154,12 +156,14 @@ fn reconcile(node: &mut Node, now: Timestamp) -> bool {
 impl NodeLifecycle {
     /// A kubelet started (or restarted) renewing its Lease.
     pub(crate) fn lease_start(&mut self, node: &str, now: Timestamp) {
+        let created = self.leases.get(node).map_or(now, |l| l.created);
         self.leases.insert(
             node.to_string(),
             Lease {
                 running: true,
                 anchor: now,
                 stopped_at: None,
+                created,
             },
         );
     }
@@ -175,6 +179,46 @@ impl NodeLifecycle {
 
     pub(crate) fn forget(&mut self, node: &str) {
         self.leases.remove(node);
+    }
+
+    /// The Lease object of `node` (uid `node_uid`): held by the node, 40 s long, renewed at the
+    /// last renewal at or before `now`, owned by its Node, as the kubelet's lease controller
+    /// writes it (`setNodeOwnerFunc`; no acquireTime).
+    pub(crate) fn lease_object(
+        &self,
+        node: &str,
+        node_uid: &str,
+        now: Timestamp,
+        timing: &crate::Timing,
+    ) -> Option<k8s_openapi::api::coordination::v1::Lease> {
+        use k8s_openapi::api::coordination::v1::{Lease as LeaseObject, LeaseSpec};
+        use k8s_openapi::apimachinery::pkg::apis::meta::v1::{
+            MicroTime, ObjectMeta, OwnerReference, Time,
+        };
+        let l = self.leases.get(node)?;
+        let renewed = self.last_renew(node, now, timing.node_lease_period)?;
+        Some(LeaseObject {
+            metadata: ObjectMeta {
+                name: Some(node.to_string()),
+                namespace: Some("kube-node-lease".into()),
+                uid: Some(crate::rng::uuid_of(&format!("lease/{node_uid}"))),
+                creation_timestamp: Some(Time(l.created)),
+                owner_references: Some(vec![OwnerReference {
+                    api_version: "v1".into(),
+                    kind: "Node".into(),
+                    name: node.to_string(),
+                    uid: node_uid.to_string(),
+                    ..Default::default()
+                }]),
+                ..Default::default()
+            },
+            spec: Some(LeaseSpec {
+                holder_identity: Some(node.to_string()),
+                lease_duration_seconds: Some(40),
+                renew_time: Some(MicroTime(renewed)),
+                ..Default::default()
+            }),
+        })
     }
 
     /// The last Lease renewal at or before `now`.

@@ -51,6 +51,19 @@ macro_rules! k8s_types {
             0 max_surge "maxSurge",
             1 max_unavailable "maxUnavailable",
         }}
+        $resource! { k8s_openapi::api::coordination::v1::Lease {
+            2 metadata "metadata",
+            3 spec "spec",
+        }}
+        $plain! { k8s_openapi::api::coordination::v1::LeaseSpec, "LeaseSpec" {
+            0 acquire_time "acquireTime",
+            1 holder_identity "holderIdentity",
+            2 lease_duration_seconds "leaseDurationSeconds",
+            3 lease_transitions "leaseTransitions",
+            4 preferred_holder "preferredHolder",
+            5 renew_time "renewTime",
+            6 strategy "strategy",
+        }}
         $plain! { k8s_openapi::api::core::v1::AWSElasticBlockStoreVolumeSource, "AWSElasticBlockStoreVolumeSource" {
             0 fs_type "fsType",
             1 partition "partition",

@@ -5,6 +5,7 @@
 
 use apiserver::{Invalid, Manifest};
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
+use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::{Event, Node, Pod};
 use k8s_openapi::jiff::Timestamp;
 
@@ -20,6 +21,10 @@ pub trait Api {
     fn events(&self) -> Vec<Event>;
     /// The text of a file the scenario names (`kubectl apply -f NAME`).
     fn file(&self, name: &str) -> Option<String>;
+    /// The node's Lease in `kube-node-lease` (the one its kubelet renews), if any.
+    fn node_lease(&self, _node: &str) -> Option<Lease> {
+        None
+    }
 
     /// Creates one object (server-side defaults, validation and strategy included);
     /// `AlreadyExists` when it exists. `kubectl apply` updates through the `update_*` methods.

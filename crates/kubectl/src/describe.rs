@@ -1080,6 +1080,32 @@ fn node(api: &dyn Api, n: &Node, events: &[Event], now: Timestamp) -> String {
         "Unschedulable:\t{}\n",
         spec.unschedulable.unwrap_or(false)
     ));
+    // `describeNode`: the node's Lease, as its kubelet last renewed it.
+    let name = n.metadata.name.as_deref().unwrap_or_default();
+    match api.node_lease(name) {
+        Some(lease) => {
+            let spec = lease.spec.unwrap_or_default();
+            let time = |t: Option<k8s_openapi::jiff::Timestamp>| {
+                t.map_or_else(|| "<unset>".to_string(), codec::format_rfc1123z)
+            };
+            s.push_str("Lease:\n");
+            s.push_str(&format!(
+                "{L1}HolderIdentity:\t{}\n",
+                spec.holder_identity.as_deref().unwrap_or("<unset>")
+            ));
+            s.push_str(&format!(
+                "{L1}AcquireTime:\t{}\n",
+                time(spec.acquire_time.map(|t| t.0))
+            ));
+            s.push_str(&format!(
+                "{L1}RenewTime:\t{}\n",
+                time(spec.renew_time.map(|t| t.0))
+            ));
+        }
+        None => s.push_str(&format!(
+            "Lease:\tFailed to get lease: leases.coordination.k8s.io \"{name}\" not found\n"
+        )),
+    }
     if let Some(conds) = st.conditions.as_ref().filter(|c| !c.is_empty()) {
         s.push_str(
             "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n",

@@ -42,6 +42,10 @@ impl Api for Session {
     fn pods(&self) -> Vec<Pod> {
         self.cluster.pods().iter().map(|p| (**p).clone()).collect()
     }
+    fn node_lease(&self, node: &str) -> Option<k8s_openapi::api::coordination::v1::Lease> {
+        self.cluster.node_lease(node)
+    }
+
     fn nodes(&self) -> Vec<Node> {
         self.cluster.nodes().iter().map(|n| (**n).clone()).collect()
     }

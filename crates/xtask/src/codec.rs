@@ -20,6 +20,7 @@ const ROOTS: &[&str] = &[
     "api::core::v1::Pod",
     "api::core::v1::Node",
     "api::core::v1::Event",
+    "api::coordination::v1::Lease",
 ];
 
 /// Types with a JSON form of their own, written by hand in the codec.

@@ -553,6 +553,24 @@ impl Api for Fake {
             .find(|(n, _)| n == name)
             .map(|(_, t)| t.clone())
     }
+    /// Every node's kubelet renewed its Lease 4 s ago.
+    fn node_lease(&self, node: &str) -> Option<k8s_openapi::api::coordination::v1::Lease> {
+        use k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime;
+        self.nodes
+            .iter()
+            .any(|n| n.metadata.name.as_deref() == Some(node))
+            .then(|| k8s_openapi::api::coordination::v1::Lease {
+                metadata: Default::default(),
+                spec: Some(k8s_openapi::api::coordination::v1::LeaseSpec {
+                    holder_identity: Some(node.to_string()),
+                    lease_duration_seconds: Some(40),
+                    renew_time: Some(MicroTime(
+                        self.now - k8s_openapi::jiff::SignedDuration::from_secs(4),
+                    )),
+                    ..Default::default()
+                }),
+            })
+    }
 
     fn create(&mut self, m: Manifest) -> Result<(), ApiError> {
         let Manifest::DaemonSet(ds, _) = m else {
