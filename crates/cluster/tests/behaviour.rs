@@ -1167,3 +1167,36 @@ fn a_daemon_set_on_30_nodes_records_nine_creates_a_combined_event_and_then_runs_
         .0
         .starts_with("(combined from similar events): Created pod: many-"));
 }
+
+/// `metav1.Time.MarshalJSON` writes RFC 3339 to the second (and its protobuf form drops the
+/// nanoseconds): a watch delivers, and the controller sees, whole seconds only, while the
+/// virtual clock keeps its sub-second instants.
+#[test]
+fn stored_objects_carry_metav1_time_to_the_second_while_the_clock_keeps_sub_seconds() {
+    use codec::WirePrecision;
+    fn at_wire_precision<T: WirePrecision + Clone + PartialEq>(o: &T) -> bool {
+        let mut c = o.clone();
+        c.to_wire_precision();
+        c == *o
+    }
+    let c = scenario(3);
+    assert!(
+        c.trace().iter().any(|e| e.t.fract() != 0.0),
+        "the clock should have moved by sub-second steps"
+    );
+    assert!(c.pods().iter().all(|p| at_wire_precision(&**p)));
+    assert!(c.nodes().iter().all(|n| at_wire_precision(&**n)));
+    assert!(c.daemon_sets().iter().all(|d| at_wire_precision(&**d)));
+    assert!(c.revisions().iter().all(|r| at_wire_precision(&**r)));
+    assert!(c.events().iter().all(|e| at_wire_precision(&**e)));
+    let ready_since = c
+        .pods()
+        .iter()
+        .filter_map(|p| {
+            controller::pod_util::ready_condition(p)?
+                .last_transition_time
+                .clone()
+        })
+        .count();
+    assert!(ready_since > 0, "some pod should be Ready");
+}
