@@ -630,17 +630,15 @@ impl DaemonSetsController {
         }
     }
 
-    /// R-EVT-10 `addHistory`.
+    /// R-EVT-10 `addHistory`: a revision with a controller reference is only observed (upstream
+    /// logs "Observed a ControllerRevision" and enqueues nothing: the owner made it in a sync
+    /// of its own); an orphan wakes the DaemonSets whose selector matches it, to adopt it.
     pub fn on_revision_add(&mut self, l: &(impl Listers + ?Sized), rev: &ControllerRevision) {
         if rev.metadata.deletion_timestamp.is_some() {
             self.on_revision_delete(l, rev);
             return;
         }
-        let ns = rev.metadata.namespace.as_deref().unwrap_or("");
         if get_controller_of(&rev.metadata).is_some() {
-            if let Some(ds) = Self::resolve_controller_ref(l, ns, &rev.metadata) {
-                self.enqueue(&ds);
-            }
             return;
         }
         for ds in Self::daemon_sets_selecting(l, &rev.metadata) {
