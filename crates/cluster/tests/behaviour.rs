@@ -1201,3 +1201,42 @@ fn stored_objects_carry_metav1_time_to_the_second_while_the_clock_keeps_sub_seco
         .count();
     assert!(ready_since > 0, "some pod should be Ready");
 }
+
+/// `handleNodeUpdate` on a node that is gone only drops it from `taintedNodes`: the eviction
+/// scheduled for its pod under `tolerationSeconds` is not cancelled and fires (R-TE-4/5);
+/// only the pod's own deletion would cancel it.
+#[test]
+fn handle_node_update_of_a_deleted_node_keeps_its_pods_scheduled_evictions() {
+    let mut c = kind_cluster(12);
+    let ds = Busybox {
+        extra_spec: "      tolerations:\n      - key: k42\n        operator: Exists\n        effect: NoExecute\n        tolerationSeconds: 10\n",
+        ..Busybox::new("kept")
+    };
+    start_ds(&mut c, &ds);
+    let pod = live_pod_on(&c, "worker").unwrap();
+    let name = pod.metadata.name.clone().unwrap();
+    set_taints(&mut c, "worker", vec![taint("k42", "x", "NoExecute")]);
+    c.advance(secs(3.0));
+    assert_eq!(c.scheduled_evictions(), 1);
+    c.remove_node("worker").unwrap();
+    c.advance(secs(2.0));
+    assert_eq!(
+        c.scheduled_evictions(),
+        1,
+        "the node's deletion cancels nothing"
+    );
+    c.advance(secs(8.0));
+    let messages: Vec<String> = c
+        .events()
+        .iter()
+        .filter(|e| e.reason.as_deref() == Some("TaintManagerEviction"))
+        .filter_map(|e| e.message.clone())
+        .collect();
+    assert_eq!(
+        messages,
+        vec![format!("Marking for deletion Pod default/{name}")],
+        "fired, never cancelled"
+    );
+    let evicted = c.pod("default", &name).unwrap();
+    assert!(evicted.metadata.deletion_timestamp.is_some());
+}
