@@ -17,7 +17,7 @@ use std::time::Duration;
 use apiserver::decode::Manifest;
 use apiserver::strategy::PropagationPolicy;
 use controller::client::Listers;
-use controller::DaemonSetsController;
+use controller::{DaemonSetsController, MapOrder};
 
 use crate::engine::{period, plus, seconds_between, Ev, EventQueue, Sched};
 use crate::error::ApiError;
@@ -124,6 +124,9 @@ pub struct Cluster {
     seed: u64,
     timing: Timing,
     rng: Rng,
+    /// The seeds of the controller's Go-map orders, one per sync (a stream of its own, so
+    /// that the other draws stay where they were).
+    map_order_rng: Rng,
     start: Timestamp,
     now: Timestamp,
     /// The clock has moved (nodes added later are new nodes, not pre-existing ones).
@@ -173,6 +176,7 @@ impl Cluster {
             seed,
             timing,
             rng: Rng::new(seed, 0x5eed_0002),
+            map_order_rng: Rng::new(seed, 0x5eed_0de5),
             start,
             now: start,
             started: false,
@@ -663,9 +667,12 @@ impl Cluster {
                 if self.cold_controller {
                     self.controller.forget_caches();
                 }
+                let seed = (u64::from(self.map_order_rng.next_u32()) << 32)
+                    | u64::from(self.map_order_rng.next_u32());
                 let mut client = ControllerClient {
                     cache: self.informer.cache(),
                     store: &mut self.store,
+                    map_order: MapOrder::Seeded(seed),
                 };
                 let what = match self
                     .controller

@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use controller::client::{ApiError, Client, EventType, Listers, ObjectPatch, RecordedEvent};
-use controller::DaemonSetsController;
+use controller::{DaemonSetsController, MapOrder};
 
 use crate::engine::{plus, Ev, Sched};
 use crate::store::{reference, Obj, Objects, Store, WatchEvent, WatchKind};
@@ -143,6 +143,8 @@ fn describe(ev: &WatchEvent) -> String {
 pub(crate) struct ControllerClient<'a> {
     pub cache: &'a Objects,
     pub store: &'a mut Store,
+    /// This sync's Go-map order, drawn by the cluster from its seeded generator.
+    pub map_order: MapOrder,
 }
 
 impl Listers for ControllerClient<'_> {
@@ -181,6 +183,10 @@ impl Listers for ControllerClient<'_> {
 }
 
 impl Client for ControllerClient<'_> {
+    fn map_order(&mut self) -> MapOrder {
+        self.map_order
+    }
+
     fn get_daemon_set(&mut self, namespace: &str, name: &str) -> Result<DaemonSet, ApiError> {
         self.store
             .daemon_set(namespace, name)

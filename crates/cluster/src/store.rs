@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use apiserver::strategy::{PropagationPolicy, FOREGROUND_DELETION_FINALIZER};
+use codec::WirePrecision;
 use controller::client::{Listers, ObjectPatch};
 
 use crate::engine::{plus, seconds_between, PodKey};
@@ -193,7 +194,7 @@ impl Listers for Objects {
 }
 
 /// Access to the metadata of every stored kind.
-pub(crate) trait Meta {
+pub(crate) trait Meta: WirePrecision {
     fn meta(&self) -> &ObjectMeta;
     fn meta_mut(&mut self) -> &mut ObjectMeta;
 }
@@ -424,6 +425,14 @@ fn normalize_namespace(meta: &mut ObjectMeta) {
     }
 }
 
+/// An object as the API server stores it and a watch delivers it: its times at wire precision
+/// (`metav1.Time` whole seconds, `MicroTime` microseconds). The one place the store applies
+/// it; the virtual clock itself keeps its sub-second instants.
+fn as_stored<T: WirePrecision>(mut obj: T) -> T {
+    obj.to_wire_precision();
+    obj
+}
+
 /// Fields only the server sets; ignored on create.
 fn clear_server_fields(meta: &mut ObjectMeta) {
     meta.uid = None;
@@ -609,7 +618,17 @@ impl Store {
         }
     }
 
-    fn put<K: Kind>(&mut self, old: Option<Arc<K>>, mut obj: K) -> Arc<K>
+    /// Stores `obj` as the API server would: at wire precision (see [`as_stored`]), with the
+    /// next resourceVersion, announcing it on the watch.
+    fn put<K: Kind>(&mut self, old: Option<Arc<K>>, obj: K) -> Arc<K>
+    where
+        Self: PodIndex<K>,
+    {
+        self.commit(old, as_stored(obj))
+    }
+
+    /// `put` of an object already at wire precision.
+    fn commit<K: Kind>(&mut self, old: Option<Arc<K>>, mut obj: K) -> Arc<K>
     where
         Self: PodIndex<K>,
     {
@@ -628,6 +647,20 @@ impl Store {
             obj: K::wrap(new.clone()),
         });
         new
+    }
+
+    /// `put` of an update, unless the stored form of `new` is the stored `old`: the API
+    /// server compares what it would store, so a rewrite that differs only below wire
+    /// precision is no write (no resourceVersion, no watch event).
+    fn put_changed<K: Kind>(&mut self, old: Arc<K>, new: K) -> Arc<K>
+    where
+        Self: PodIndex<K>,
+    {
+        let new = as_stored(new);
+        if new == *old {
+            return old;
+        }
+        self.commit(Some(old), new)
     }
 
     fn remove<K: Kind>(&mut self, ns: &str, name: &str) -> Option<Arc<K>>
@@ -772,10 +805,7 @@ impl Store {
         let mut new = (*old).clone();
         new.status.clone_from(&ds.status);
         apiserver::validation::validate_daemon_set_status_update(&new, &old)?;
-        if new.status == old.status {
-            return Ok(old);
-        }
-        Ok(self.put(Some(old), new))
+        Ok(self.put_changed(old, new))
     }
 
     /// DELETE with a propagation policy (R-DEL-1..2). Background removes the object now;
@@ -905,9 +935,7 @@ impl Store {
             .ok_or_else(|| ApiError::not_found(PODS, name))?;
         let mut new = (*old).clone();
         apply_patch(&mut new.metadata, patch);
-        if new != *old {
-            self.put(Some(old), new);
-        }
+        self.put_changed(old, new);
         Ok(())
     }
 
@@ -920,10 +948,7 @@ impl Store {
         let old = self.pod_by_key(key)?;
         let mut new = (*old).clone();
         f(&mut new);
-        if new == *old {
-            return Some(old);
-        }
-        Some(self.put(Some(old), new))
+        Some(self.put_changed(old, new))
     }
 
     // ----- Nodes -----
@@ -990,10 +1015,7 @@ impl Store {
         new.metadata
             .resource_version
             .clone_from(&old.metadata.resource_version);
-        if new == *old {
-            return Ok(old);
-        }
-        Ok(self.put(Some(old), new))
+        Ok(self.put_changed(old, new))
     }
 
     pub fn delete_node(&mut self, name: &str) -> Result<(), ApiError> {
@@ -1045,10 +1067,7 @@ impl Store {
         rev.metadata
             .resource_version
             .clone_from(&old.metadata.resource_version);
-        if rev == *old {
-            return Ok(old);
-        }
-        Ok(self.put(Some(old), rev))
+        Ok(self.put_changed(old, rev))
     }
 
     pub fn patch_revision(
@@ -1061,9 +1080,7 @@ impl Store {
             .ok_or_else(|| ApiError::not_found(REVISIONS, name))?;
         let mut new = (*old).clone();
         apply_patch(&mut new.metadata, patch);
-        if new != *old {
-            self.put(Some(old), new);
-        }
+        self.put_changed(old, new);
         Ok(())
     }
 
@@ -1209,7 +1226,7 @@ impl Store {
                 e.last_timestamp = Some(now);
                 e.message = Some(c.message);
                 e.metadata.resource_version = Some(rv);
-                *slot = Arc::new(e);
+                *slot = Arc::new(as_stored(e));
                 return;
             }
         }
@@ -1245,7 +1262,7 @@ impl Store {
             ..Default::default()
         };
         self.correlator.created(c.key, self.events.len());
-        self.events.push(Arc::new(e));
+        self.events.push(Arc::new(as_stored(e)));
     }
 }
 

@@ -104,15 +104,14 @@ impl TaintEviction {
         }
     }
 
-    /// `handleNodeUpdate`: re-evaluate every pod on the node.
+    /// `handleNodeUpdate`: re-evaluate every pod on the node. A node that is gone is only
+    /// forgotten (upstream drops it from `taintedNodes`): its pods' scheduled evictions stand,
+    /// and fire unless the pods are deleted first (pod GC, R-GC-1), which cancels them.
     pub(crate) fn handle_node(&mut self, node: &str, store: &mut Store, s: &mut Sched) -> String {
-        let pods = store.pods_on_node(node);
         let Some(n) = store.node(node) else {
-            for p in &pods {
-                self.cancel(&pod_key(p), store);
-            }
-            return format!("node {node} gone: evictions cancelled");
+            return format!("node {node} gone: its pods' scheduled evictions stand");
         };
+        let pods = store.pods_on_node(node);
         let taints = no_execute(&n);
         let mut evicted = 0;
         for p in &pods {
@@ -123,17 +122,21 @@ impl TaintEviction {
         format!("node {node}: {evicted} pod(s) evicted")
     }
 
-    /// `handlePodUpdate`.
+    /// `handlePodUpdate`: a deleted pod's eviction is cancelled; a pod on a node that is gone
+    /// or has no NoExecute taint (not in upstream's `taintedNodes`) is left as it is, its
+    /// scheduled eviction included (the node's own update cancels when taints go away).
     pub(crate) fn handle_pod(&mut self, key: &PodKey, store: &mut Store, s: &mut Sched) -> String {
         let Some(pod) = store.pod_by_key(key) else {
             self.cancel(key, store);
             return format!("pod {} gone", key.name);
         };
         let Some(node) = store.node(node_name(&pod)) else {
-            self.cancel(key, store);
             return format!("pod {}: node gone", key.name);
         };
         let taints = no_execute(&node);
+        if taints.is_empty() {
+            return format!("pod {}: node has no NoExecute taint", key.name);
+        }
         if self.process(&pod, &taints, store, s) {
             format!("pod {} evicted", key.name)
         } else {

@@ -955,8 +955,9 @@ fn kubelets_record_container_events_with_field_paths_init_containers_first() {
 
 #[test]
 fn kubelet_events_leave_pod_names_as_they_were() {
-    // Pod names come from the stream that named them before the kubelets recorded events:
-    // these are the names this seed gave then.
+    // Pod names come from the stream that named them before the kubelets recorded events, six
+    // draws here. Which node's pod gets which name follows `manage`'s Go-map order of nodes,
+    // so which two of the first four are replaced (those on worker and worker3) follows it too.
     // Two pods are replaced after the kubelets have recorded the first pods' events.
     let mut c = kind_cluster(5);
     start_ds(&mut c, &Busybox::new("stable"));
@@ -978,8 +979,8 @@ fn kubelet_events_leave_pod_names_as_they_were() {
         names,
         [
             "stable-cpttc",
+            "stable-ddt4d",
             "stable-sz8vg",
-            "stable-vt42g",
             "stable-xwclw"
         ]
     );
@@ -1181,4 +1182,76 @@ fn a_daemon_set_on_30_nodes_records_nine_creates_a_combined_event_and_then_runs_
     assert!(events[9]
         .0
         .starts_with("(combined from similar events): Created pod: many-"));
+}
+
+/// `metav1.Time.MarshalJSON` writes RFC 3339 to the second (and its protobuf form drops the
+/// nanoseconds): a watch delivers, and the controller sees, whole seconds only, while the
+/// virtual clock keeps its sub-second instants.
+#[test]
+fn stored_objects_carry_metav1_time_to_the_second_while_the_clock_keeps_sub_seconds() {
+    use codec::WirePrecision;
+    fn at_wire_precision<T: WirePrecision + Clone + PartialEq>(o: &T) -> bool {
+        let mut c = o.clone();
+        c.to_wire_precision();
+        c == *o
+    }
+    let c = scenario(3);
+    assert!(
+        c.trace().iter().any(|e| e.t.fract() != 0.0),
+        "the clock should have moved by sub-second steps"
+    );
+    assert!(c.pods().iter().all(|p| at_wire_precision(&**p)));
+    assert!(c.nodes().iter().all(|n| at_wire_precision(&**n)));
+    assert!(c.daemon_sets().iter().all(|d| at_wire_precision(&**d)));
+    assert!(c.revisions().iter().all(|r| at_wire_precision(&**r)));
+    assert!(c.events().iter().all(|e| at_wire_precision(&**e)));
+    let ready_since = c
+        .pods()
+        .iter()
+        .filter_map(|p| {
+            controller::pod_util::ready_condition(p)?
+                .last_transition_time
+                .clone()
+        })
+        .count();
+    assert!(ready_since > 0, "some pod should be Ready");
+}
+
+/// `handleNodeUpdate` on a node that is gone only drops it from `taintedNodes`: the eviction
+/// scheduled for its pod under `tolerationSeconds` is not cancelled and fires (R-TE-4/5);
+/// only the pod's own deletion would cancel it.
+#[test]
+fn handle_node_update_of_a_deleted_node_keeps_its_pods_scheduled_evictions() {
+    let mut c = kind_cluster(12);
+    let ds = Busybox {
+        extra_spec: "      tolerations:\n      - key: k42\n        operator: Exists\n        effect: NoExecute\n        tolerationSeconds: 10\n",
+        ..Busybox::new("kept")
+    };
+    start_ds(&mut c, &ds);
+    let pod = live_pod_on(&c, "worker").unwrap();
+    let name = pod.metadata.name.clone().unwrap();
+    set_taints(&mut c, "worker", vec![taint("k42", "x", "NoExecute")]);
+    c.advance(secs(3.0));
+    assert_eq!(c.scheduled_evictions(), 1);
+    c.remove_node("worker").unwrap();
+    c.advance(secs(2.0));
+    assert_eq!(
+        c.scheduled_evictions(),
+        1,
+        "the node's deletion cancels nothing"
+    );
+    c.advance(secs(8.0));
+    let messages: Vec<String> = c
+        .events()
+        .iter()
+        .filter(|e| e.reason.as_deref() == Some("TaintManagerEviction"))
+        .filter_map(|e| e.message.clone())
+        .collect();
+    assert_eq!(
+        messages,
+        vec![format!("Marking for deletion Pod default/{name}")],
+        "fired, never cancelled"
+    );
+    let evicted = c.pod("default", &name).unwrap();
+    assert!(evicted.metadata.deletion_timestamp.is_some());
 }

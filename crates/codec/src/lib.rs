@@ -16,6 +16,8 @@ mod encode;
 pub mod sample;
 mod time;
 mod types;
+mod wire;
 
 pub use encode::{to_json, Encode};
 pub use time::{format_go_utc, format_micro_time, format_rfc1123z, format_time, parse_time};
+pub use wire::WirePrecision;

@@ -7,6 +7,8 @@ use k8s_openapi::api::core::v1::{Node, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use std::sync::Arc;
 
+use crate::map_order::MapOrder;
+
 /// An error from an API call, by the categories the controller distinguishes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ApiError {
@@ -136,6 +138,12 @@ pub trait Client: Listers {
     /// events, later.
     fn observes_synchronously(&self) -> bool {
         false
+    }
+    /// The order of this sync's Go-map iterations (R-SIM-1), asked once per sync. A real
+    /// cluster's is random; a driver that draws the seed from its own seeded generator replays
+    /// a run. The default, the listing order, is what upstream's unit cases are replayed with.
+    fn map_order(&mut self) -> MapOrder {
+        MapOrder::Listed
     }
     /// Whether the controller's own writes can show up in the [`Listers`] during the sync that
     /// issued them. True (the safe answer) for upstream's unit-test fakes; a driver whose caches

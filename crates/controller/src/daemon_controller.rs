@@ -22,6 +22,7 @@ use crate::keys::{
     FAILED_POD_BACKOFF_INITIAL, FAILED_POD_BACKOFF_MAX, SLOW_START_INITIAL_BATCH_SIZE,
     STATUS_UPDATE_RETRIES,
 };
+use crate::map_order::{MapOrder, Site};
 use crate::pod_facts::{Phase, PodFacts};
 use crate::pod_util::{
     by_creation_timestamp_and_phase, is_pod_available, is_pod_ready, node_name as pod_node_name,
@@ -34,7 +35,8 @@ use crate::util::{
     replace_daemon_set_pod_node_name_node_affinity,
 };
 
-/// Claimed pods grouped by target node name (R-MAP-1). Sorted by node name (R-SIM-1).
+/// Claimed pods grouped by target node name (R-MAP-1). Kept in node-name order, which the
+/// caches rely on; where upstream visits it in Go map order the visit is shuffled (`map_order`).
 pub type NodeToDaemonPods = BTreeMap<String, Vec<Arc<Pod>>>;
 
 /// An error that makes a sync fail (and the key be re-queued with rate limiting).
@@ -229,6 +231,8 @@ pub struct DaemonSetsController {
     pub(crate) pod_facts: BTreeMap<String, PodFacts>,
     /// Inside `sync_daemon_set`: only then is the pod map memoised.
     syncing: bool,
+    /// This sync's order of Go-map iterations, from the driver (`Client::map_order`).
+    pub(crate) order: MapOrder,
     /// Per DaemonSet key: the node view of its last sync, the template it was computed for and
     /// the listers' `nodes_version` then (a cache across syncs; see `node_view`).
     node_views: BTreeMap<String, (PodTemplateSpec, Arc<NodeView>, Option<u64>)>,
@@ -413,6 +417,7 @@ impl DaemonSetsController {
             map_memo: [None, None],
             pod_facts: BTreeMap::new(),
             syncing: false,
+            order: MapOrder::Listed,
             node_views: BTreeMap::new(),
             maps_across: BTreeMap::new(),
         }
@@ -625,17 +630,15 @@ impl DaemonSetsController {
         }
     }
 
-    /// R-EVT-10 `addHistory`.
+    /// R-EVT-10 `addHistory`: a revision with a controller reference is only observed (upstream
+    /// logs "Observed a ControllerRevision" and enqueues nothing: the owner made it in a sync
+    /// of its own); an orphan wakes the DaemonSets whose selector matches it, to adopt it.
     pub fn on_revision_add(&mut self, l: &(impl Listers + ?Sized), rev: &ControllerRevision) {
         if rev.metadata.deletion_timestamp.is_some() {
             self.on_revision_delete(l, rev);
             return;
         }
-        let ns = rev.metadata.namespace.as_deref().unwrap_or("");
         if get_controller_of(&rev.metadata).is_some() {
-            if let Some(ds) = Self::resolve_controller_ref(l, ns, &rev.metadata) {
-                self.enqueue(&ds);
-            }
             return;
         }
         for ds in Self::daemon_sets_selecting(l, &rev.metadata) {
@@ -712,8 +715,10 @@ impl DaemonSetsController {
     ) -> Result<(), SyncError> {
         self.map_memo = [None, None];
         self.syncing = true;
+        self.order = c.map_order();
         let result = self.sync_inner(c, key, now);
         self.syncing = false;
+        self.order = MapOrder::Listed;
         self.map_memo = [None, None];
         result
     }
@@ -1140,14 +1145,16 @@ impl DaemonSetsController {
         let facts_key = ds_key(ds);
         let mut facts = self.pod_facts.remove(&facts_key).unwrap_or_default();
         let per_node = self.per_node(ds, nodes, &map, 0);
-        let named = nodes.names.iter().zip(nodes.should.iter().copied());
-        for ((node_name, should), daemon_pods) in named.zip(PerNode::slices(&per_node)) {
+        // The node list's order is a Go map's (R-MAN-8): which nodes come first decides which
+        // get the first creates of a slow start, and the first `BurstReplicas`.
+        for i in self.order.permutation(Site::NodeList, nodes.names.len()) {
+            let daemon_pods = &per_node[i];
             self.pods_should_be_on_node(
                 c,
                 &mut facts,
-                node_name,
-                should,
-                daemon_pods,
+                &nodes.names[i],
+                nodes.should[i],
+                (!daemon_pods.is_empty()).then_some(daemon_pods.as_slice()),
                 ds,
                 hash,
                 surge,
@@ -1164,19 +1171,23 @@ impl DaemonSetsController {
         let all_listed = nodes.lists_every_entry(&per_node, &map);
         let mut known: Option<std::collections::HashSet<&str>> = None;
         let entries = if all_listed { None } else { Some(map.iter()) };
+        let mut without_node: Vec<&[Arc<Pod>]> = Vec::new();
         for (node, pods) in entries.into_iter().flatten() {
             if pods.iter().all(|p| !pod_node_name(p).is_empty()) {
                 continue;
             }
             let known =
                 known.get_or_insert_with(|| nodes.names.iter().map(String::as_str).collect());
-            if known.contains(node.as_str()) {
-                continue;
+            if !known.contains(node.as_str()) {
+                without_node.push(pods);
             }
-            for pod in pods {
-                if pod_node_name(pod).is_empty() {
-                    pods_to_delete.push(pod.metadata.name.clone().unwrap_or_default());
-                }
+        }
+        // `getUnscheduledPodsWithoutNode` ranges over the map: its order is a Go map's.
+        self.order
+            .shuffle(Site::UnscheduledPodsWithoutNode, &mut without_node);
+        for pod in without_node.into_iter().flatten() {
+            if pod_node_name(pod).is_empty() {
+                pods_to_delete.push(pod.metadata.name.clone().unwrap_or_default());
             }
         }
         self.sync_nodes(c, ds, &pods_to_delete, &nodes_needing_pods, hash, now)

@@ -22,7 +22,9 @@
 //!   test harness) implements. Whether a write is visible in the caches at once or later is the
 //!   driver's choice; that is how the same code replays upstream unit tests (synchronous fakes)
 //!   and animates a cluster (watch delays).
-//! - No randomness: where upstream iterates Go maps, we iterate in node-name order (R-SIM-1).
+//! - No generator of its own: where upstream's outcome depends on the order of a Go map, the
+//!   order comes from the driver, one [`map_order::MapOrder`] per sync (a seed, or the listing
+//!   order), and is a pure function of it (R-SIM-1).
 //! - Nothing here knows about the UI, the simulator's event queue, or kubectl.
 
 pub mod backoff;
@@ -32,6 +34,7 @@ pub mod daemon_controller;
 pub mod expectations;
 pub mod history;
 pub mod keys;
+pub mod map_order;
 mod pod_facts;
 pub mod pod_util;
 pub mod predicates;
@@ -43,4 +46,5 @@ pub mod util;
 
 pub use client::{ApiError, Client, EventSource, EventType, Listers, ObjectPatch, RecordedEvent};
 pub use daemon_controller::{DaemonSetsController, SyncError};
+pub use map_order::MapOrder;
 pub use predicates::{node_should_run_daemon_pod, DaemonPodPredicate, NodeExplanation};

@@ -17,9 +17,8 @@ use k8s_openapi::jiff::Timestamp;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
-use std::time::Duration;
 
-use crate::pod_util::{is_pod_available, is_pod_ready, ready_condition};
+use crate::pod_util::{is_pod_available, is_pod_ready, ready_condition, ready_long_enough};
 use crate::util::is_pod_updated;
 
 /// Hashes a pod address (already unique; SipHash would cost more than the lookup saves).
@@ -82,16 +81,7 @@ struct Entry {
 impl Entry {
     /// `is_pod_available` by the same rules (R-AVL-1), from the remembered readiness.
     fn available(&self, min_ready_seconds: i32, now: Timestamp) -> bool {
-        if !self.ready {
-            return false;
-        }
-        if min_ready_seconds <= 0 {
-            return true;
-        }
-        match self.ready_since {
-            Some(t) => crate::time::add(t, Duration::from_secs(min_ready_seconds as u64)) <= now,
-            None => false,
-        }
+        self.ready && ready_long_enough(self.ready_since, min_ready_seconds, now)
     }
 }
 

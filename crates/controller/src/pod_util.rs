@@ -20,23 +20,30 @@ pub fn is_pod_ready(pod: &Pod) -> bool {
     ready_condition(pod).is_some_and(|c| c.status == "True")
 }
 
-/// R-AVL-1 `IsPodAvailable`: Ready and (minReadySeconds == 0 or the Ready condition's
-/// lastTransitionTime + minReadySeconds ≤ now). A zero (absent) transition time is never
-/// available when minReadySeconds > 0.
+/// R-AVL-1 `IsPodAvailable` (`pkg/api/v1/pod/util.go`): Ready and (minReadySeconds == 0 or
+/// the Ready condition's lastTransitionTime + minReadySeconds is strictly before now). A zero
+/// (absent) transition time is never available when minReadySeconds > 0.
 pub fn is_pod_available(pod: &Pod, min_ready_seconds: i32, now: Timestamp) -> bool {
     let Some(c) = ready_condition(pod) else {
         return false;
     };
-    if c.status != "True" {
-        return false;
-    }
+    c.status == "True"
+        && ready_long_enough(
+            c.last_transition_time.as_ref().map(|t| t.0),
+            min_ready_seconds,
+            now,
+        )
+}
+
+/// The time half of `IsPodAvailable` for a Ready pod: `minReadySeconds == 0 ||
+/// (!since.IsZero() && since.Add(minReadySeconds).Before(now))`. Strictly before: a pod Ready
+/// since a whole second (the API server keeps no less) is not yet available at exactly that
+/// second + minReadySeconds.
+pub fn ready_long_enough(since: Option<Timestamp>, min_ready_seconds: i32, now: Timestamp) -> bool {
     if min_ready_seconds <= 0 {
         return true;
     }
-    match &c.last_transition_time {
-        Some(t) => crate::time::add(t.0, Duration::from_secs(min_ready_seconds as u64)) <= now,
-        None => false,
-    }
+    since.is_some_and(|t| crate::time::add(t, Duration::from_secs(min_ready_seconds as u64)) < now)
 }
 
 /// The pod's phase string ("" when unset).
@@ -83,4 +90,51 @@ pub fn by_creation_timestamp_and_phase(a: &Pod, b: &Pod) -> Ordering {
 /// `namespace/name` of any object.
 pub fn key(namespace: Option<&str>, name: Option<&str>) -> String {
     format!("{}/{}", namespace.unwrap_or(""), name.unwrap_or(""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::api::core::v1::PodStatus;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+
+    fn ready_since(secs: i64) -> Pod {
+        Pod {
+            status: Some(PodStatus {
+                conditions: Some(vec![PodCondition {
+                    type_: "Ready".into(),
+                    status: "True".into(),
+                    last_transition_time: Some(Time(Timestamp::from_second(secs).unwrap())),
+                    ..Default::default()
+                }]),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    fn at(secs: i64, nanos: i32) -> Timestamp {
+        Timestamp::new(secs, nanos).unwrap()
+    }
+
+    #[test]
+    fn is_pod_available_needs_since_plus_min_ready_seconds_strictly_before_now() {
+        let pod = ready_since(100);
+        assert!(!is_pod_available(&pod, 10, at(109, 999_999_999)));
+        assert!(
+            !is_pod_available(&pod, 10, at(110, 0)),
+            "exactly at the boundary"
+        );
+        assert!(is_pod_available(&pod, 10, at(110, 1)));
+        assert!(is_pod_available(&pod, 0, at(100, 0)));
+    }
+
+    #[test]
+    fn is_pod_available_never_with_a_zero_transition_time_and_min_ready_seconds() {
+        let mut pod = ready_since(100);
+        let conditions = pod.status.as_mut().unwrap().conditions.as_mut().unwrap();
+        conditions[0].last_transition_time = None;
+        assert!(!is_pod_available(&pod, 1, at(10_000, 0)));
+        assert!(is_pod_available(&pod, 0, at(10_000, 0)));
+    }
 }

@@ -1,5 +1,6 @@
 //! `update.go` rolling update: `rollingUpdate`, `updatedDesiredNodeCounts`,
-//! `findUpdatedPodsOnNode` (R-RU-1..15). Map iteration is in node-name order (R-SIM-1).
+//! `findUpdatedPodsOnNode` (R-RU-1..15). The map is visited in the order the driver gives
+//! for the sync (`map_order`, R-SIM-1).
 
 use k8s_openapi::api::apps::v1::DaemonSet;
 use k8s_openapi::api::core::v1::Pod;
@@ -10,6 +11,7 @@ use crate::client::Client;
 use crate::daemon_controller::{
     DaemonSetsController, NodeToDaemonPods, NodeView, PerNode, SyncError,
 };
+use crate::map_order::Site;
 use crate::util::{get_template_generation, is_pod_updated, surge_count, unavailable_count};
 
 /// What `findUpdatedPodsOnNode` found on one node.
@@ -124,8 +126,8 @@ impl DaemonSetsController {
         now: Timestamp,
     ) -> Result<(), SyncError> {
         let map = self.get_nodes_to_daemon_pods(c, ds, false, now)?;
-        // R-RU-1: every desired node gets an entry, empty if it has no pods. Entries are in
-        // node-name order (R-SIM-1), one per name.
+        // R-RU-1: every desired node gets an entry, empty if it has no pods. Entries are built
+        // in node-name order, one per name, then visited in the sync's map order (below).
         let per_node = self.per_node(ds, nodes, &map, 0);
         let (entries, desired) = if nodes.lists_every_entry(&per_node, &map) {
             // The map's entries and the desired nodes without one, in node-list order (which
@@ -149,6 +151,11 @@ impl DaemonSetsController {
         } else {
             entries_by_name(&map, nodes, &per_node)
         };
+        // `rollingUpdate` ranges over `nodeToDaemonPods`, a Go map (R-RU-5, R-SIM-1): the
+        // visiting order picks which available old pods are deleted within maxUnavailable and
+        // which nodes surge within maxSurge. Counts do not depend on it.
+        let mut entries = entries;
+        self.order.shuffle(Site::RollingUpdate, &mut entries);
         let (max_surge, max_unavailable, desired) = updated_desired_node_counts(ds, desired)?;
         let generation = get_template_generation(ds).unwrap_or(None);
         let mrs = ds.spec.min_ready_seconds.unwrap_or(0);

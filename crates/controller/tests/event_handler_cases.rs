@@ -432,3 +432,62 @@ fn c_066_delete_orphan_pod_enqueues_nothing() {
         assert_eq!(ctl.queue.len(), 0);
     }
 }
+
+/// A ControllerRevision with the template labels L1, owned by `owner` or an orphan.
+fn revision(
+    name: &str,
+    owner: Option<&DaemonSet>,
+) -> k8s_openapi::api::apps::v1::ControllerRevision {
+    k8s_openapi::api::apps::v1::ControllerRevision {
+        metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some("default".into()),
+            labels: Some(l1()),
+            owner_references: owner
+                .map(|ds| vec![controller::controller_ref::new_controller_ref(ds)]),
+            ..Default::default()
+        },
+        revision: Some(1),
+        data: Default::default(),
+    }
+}
+
+/// `addHistory` with a controller reference logs "Observed a ControllerRevision" and enqueues
+/// nothing (R-EVT-10): the owner created it in a sync of its own, which already runs on.
+#[test]
+fn add_history_with_a_controller_ref_only_observes_it() {
+    let mut fake = Fake::new();
+    let mut ctl = test_controller();
+    let dss = with_daemon_sets(&mut fake, &["foo1", "foo2"], &on_delete());
+    ctl.on_revision_add(&fake, &revision("foo1-abc", Some(&dss[0])));
+    assert!(ctl.queue.is_empty(), "queued {:?}", queued_keys(&ctl));
+}
+
+/// `addHistory` of an orphan enqueues every DaemonSet whose selector matches it, to adopt it.
+#[test]
+fn add_history_of_an_orphan_enqueues_every_matching_daemon_set() {
+    let mut fake = Fake::new();
+    let mut ctl = test_controller();
+    let mut dss = with_daemon_sets(&mut fake, &["foo1", "foo2", "foo3"], &on_delete());
+    dss[2].spec.selector.match_labels = Some(l2());
+    fake.add_ds(dss[2].clone());
+    ctl.on_revision_add(&fake, &revision("orphan-abc", None));
+    assert_eq!(queued_keys(&ctl), vec!["default/foo1", "default/foo2"]);
+}
+
+/// `updateHistory` and `deleteHistory` of an owned revision do enqueue its owner.
+#[test]
+fn update_and_delete_history_enqueue_the_owner() {
+    let mut fake = Fake::new();
+    let mut ctl = test_controller();
+    let dss = with_daemon_sets(&mut fake, &["foo1"], &on_delete());
+    let old = revision("foo1-abc", Some(&dss[0]));
+    let mut cur = old.clone();
+    cur.metadata.resource_version = Some("2".into());
+    cur.revision = Some(2);
+    ctl.on_revision_update(&fake, &old, &cur);
+    assert_eq!(queued_keys(&ctl), vec!["default/foo1"]);
+    let mut ctl = test_controller();
+    ctl.on_revision_delete(&fake, &cur);
+    assert_eq!(queued_keys(&ctl), vec!["default/foo1"]);
+}

@@ -7,7 +7,7 @@ use support::*;
 
 use controller::client::{ApiError, Client, Listers, ObjectPatch, RecordedEvent};
 use controller::keys::CONTROLLER_REVISION_HASH_LABEL;
-use controller::{node_should_run_daemon_pod, DaemonPodPredicate};
+use controller::{node_should_run_daemon_pod, DaemonPodPredicate, MapOrder};
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, DaemonSetStatus};
 use k8s_openapi::api::core::v1::{
     Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod,
@@ -375,6 +375,9 @@ struct Cluster {
     creates: usize,
     deletes: usize,
     resource_version: u64,
+    /// Go-map orders, one seed per sync from this one (None: the listing order).
+    map_seed: Option<u64>,
+    syncs: u64,
 }
 
 impl Cluster {
@@ -459,6 +462,11 @@ impl Listers for Cluster {
 }
 
 impl Client for Cluster {
+    fn map_order(&mut self) -> MapOrder {
+        self.syncs += 1;
+        self.map_seed
+            .map_or(MapOrder::Listed, |s| MapOrder::Seeded(s ^ self.syncs))
+    }
     fn get_daemon_set(&mut self, namespace: &str, name: &str) -> Result<DaemonSet, ApiError> {
         self.fake.get_daemon_set(namespace, name)
     }
@@ -584,11 +592,12 @@ fn available_at(ready_since: Timestamp, min_ready_seconds: i64) -> Option<Timest
     ready_since.checked_add(secs(min_ready_seconds)).ok()
 }
 
-/// Ready, but not Available yet: it will be once `minReadySeconds` have passed (R-AVL-1).
+/// Ready, but not Available yet: it will be once `minReadySeconds` have passed, strictly
+/// (R-AVL-1: at exactly `available_at` it is not available yet).
 fn becomes_available_later(p: &Pod, min_ready_seconds: Option<i32>, now: Timestamp) -> bool {
     let mrs = i64::from(min_ready_seconds.unwrap_or(0));
     match ready_condition(p) {
-        Some((true, Some(since))) if mrs > 0 => available_at(since, mrs).is_some_and(|a| a > now),
+        Some((true, Some(since))) if mrs > 0 => available_at(since, mrs).is_some_and(|a| a >= now),
         _ => false,
     }
 }
@@ -676,7 +685,7 @@ fn expected_status(c: &Cluster, ds: &DaemonSet, now: Timestamp) -> [i32; 7] {
         if let Some((true, ltt)) = ready_condition(first) {
             ready += 1;
             let avail = mrs == 0
-                || ltt.is_some_and(|t| available_at(t, i64::from(mrs)).is_some_and(|a| a <= now));
+                || ltt.is_some_and(|t| available_at(t, i64::from(mrs)).is_some_and(|a| a < now));
             available += i32::from(avail);
         }
         let h = first
@@ -717,12 +726,15 @@ fn check_fixed_point(
     nodes: Vec<Node>,
     ds: DaemonSet,
     pods: Vec<PodDesc>,
+    map_seed: Option<u64>,
 ) -> Result<(), TestCaseError> {
     let mut c = Cluster {
         fake: Fake::new(),
         creates: 0,
         deletes: 0,
         resource_version: 0,
+        map_seed,
+        syncs: 0,
     };
     for n in nodes {
         c.fake.add_node(n);
@@ -1025,12 +1037,14 @@ proptest! {
         ds in daemon_set_s(),
         // Lister order: by name, or not (the controller must not depend on it).
         reverse_nodes in any::<bool>(),
+        // Go-map order: listed, or random per sync (R-SIM-1: counts must not depend on it).
+        map_seed in proptest::option::of(any::<u64>()),
     ) {
         let mut nodes = nodes;
         if reverse_nodes {
             nodes.reverse();
         }
-        check_fixed_point(nodes, ds, pods)?;
+        check_fixed_point(nodes, ds, pods, map_seed)?;
     }
 }
 
@@ -1094,7 +1108,7 @@ fn surge_with_failed_and_unready_pods_reaches_a_fixed_point() {
         pod(false, true, "Failed", true, None),
         pod(true, true, "Failed", true, Some(-29)),
     ];
-    if let Err(e) = check_fixed_point(nodes, ds, pods) {
+    if let Err(e) = check_fixed_point(nodes, ds, pods, None) {
         panic!("{e}");
     }
 }

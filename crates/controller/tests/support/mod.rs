@@ -6,7 +6,7 @@
 use controller::client::{ApiError, Client, EventSource, Listers, ObjectPatch, RecordedEvent};
 use controller::history::compute_hash;
 use controller::keys::CONTROLLER_REVISION_HASH_LABEL;
-use controller::DaemonSetsController;
+use controller::{DaemonSetsController, MapOrder};
 use k8s_openapi::api::apps::v1::{
     ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetUpdateStrategy, RollingUpdateDaemonSet,
 };
@@ -248,6 +248,10 @@ pub struct Fake {
     /// Status writes fail this many times (None: never; usize::MAX: always).
     pub status_update_failures: usize,
     pub get_error: Option<ApiError>,
+    /// The order of Go-map iterations the controller is given (R-SIM-1): the listing order
+    /// unless `DSPLAY_MAP_ORDER_SEED` is set, which replays every case with the maps visited
+    /// in that seed's random order (upstream's assertions hold for any order).
+    pub map_order: MapOrder,
     /// Pods the fake pod control created (the only ones it can delete).
     known: HashSet<String>,
     seq: u64,
@@ -255,7 +259,14 @@ pub struct Fake {
 
 impl Fake {
     pub fn new() -> Self {
-        Self::default()
+        let map_order = std::env::var("DSPLAY_MAP_ORDER_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .map_or(MapOrder::Listed, MapOrder::Seeded);
+        Fake {
+            map_order,
+            ..Self::default()
+        }
     }
 
     pub fn add_ds(&mut self, ds: DaemonSet) {
@@ -469,6 +480,10 @@ fn not_found(kind: &str, name: &str) -> ApiError {
 }
 
 impl Client for Fake {
+    fn map_order(&mut self) -> MapOrder {
+        self.map_order
+    }
+
     fn get_daemon_set(&mut self, namespace: &str, name: &str) -> Result<DaemonSet, ApiError> {
         self.get_calls += 1;
         if let Some(e) = &self.get_error {
