@@ -35,15 +35,16 @@ pub fn is_pod_available(pod: &Pod, min_ready_seconds: i32, now: Timestamp) -> bo
         )
 }
 
-/// The time half of `IsPodAvailable` for a Ready pod: `minReadySeconds == 0 ||
-/// (!since.IsZero() && since.Add(minReadySeconds).Before(now))`. Strictly before: a pod Ready
-/// since a whole second (the API server keeps no less) is not yet available at exactly that
-/// second + minReadySeconds.
+/// The time half of `IsPodAvailable` for a Ready pod (R-AVL-1): `minReadySeconds == 0 ||
+/// (!since.IsZero() && since.Add(minReadySeconds).Compare(now) <= 0)`. Inclusive, as the
+/// newest upstream `pkg/api/v1/pod/util.go` has it (releases up to ~1.33 used `.Before(now)`,
+/// strictly before): a pod Ready since a whole second (the API server keeps no less) is
+/// available at exactly that second + minReadySeconds.
 pub fn ready_long_enough(since: Option<Timestamp>, min_ready_seconds: i32, now: Timestamp) -> bool {
     if min_ready_seconds <= 0 {
         return true;
     }
-    since.is_some_and(|t| crate::time::add(t, Duration::from_secs(min_ready_seconds as u64)) < now)
+    since.is_some_and(|t| crate::time::add(t, Duration::from_secs(min_ready_seconds as u64)) <= now)
 }
 
 /// The pod's phase string ("" when unset).
@@ -118,12 +119,12 @@ mod tests {
     }
 
     #[test]
-    fn is_pod_available_needs_since_plus_min_ready_seconds_strictly_before_now() {
+    fn is_pod_available_once_since_plus_min_ready_seconds_is_at_or_before_now() {
         let pod = ready_since(100);
         assert!(!is_pod_available(&pod, 10, at(109, 999_999_999)));
         assert!(
-            !is_pod_available(&pod, 10, at(110, 0)),
-            "exactly at the boundary"
+            is_pod_available(&pod, 10, at(110, 0)),
+            "exactly at the boundary (Compare(now) <= 0)"
         );
         assert!(is_pod_available(&pod, 10, at(110, 1)));
         assert!(is_pod_available(&pod, 0, at(100, 0)));

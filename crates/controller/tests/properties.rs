@@ -592,12 +592,11 @@ fn available_at(ready_since: Timestamp, min_ready_seconds: i64) -> Option<Timest
     ready_since.checked_add(secs(min_ready_seconds)).ok()
 }
 
-/// Ready, but not Available yet: it will be once `minReadySeconds` have passed, strictly
-/// (R-AVL-1: at exactly `available_at` it is not available yet).
+/// Ready, but not Available yet: it will be once `minReadySeconds` have passed (R-AVL-1).
 fn becomes_available_later(p: &Pod, min_ready_seconds: Option<i32>, now: Timestamp) -> bool {
     let mrs = i64::from(min_ready_seconds.unwrap_or(0));
     match ready_condition(p) {
-        Some((true, Some(since))) if mrs > 0 => available_at(since, mrs).is_some_and(|a| a >= now),
+        Some((true, Some(since))) if mrs > 0 => available_at(since, mrs).is_some_and(|a| a > now),
         _ => false,
     }
 }
@@ -685,7 +684,7 @@ fn expected_status(c: &Cluster, ds: &DaemonSet, now: Timestamp) -> [i32; 7] {
         if let Some((true, ltt)) = ready_condition(first) {
             ready += 1;
             let avail = mrs == 0
-                || ltt.is_some_and(|t| available_at(t, i64::from(mrs)).is_some_and(|a| a < now));
+                || ltt.is_some_and(|t| available_at(t, i64::from(mrs)).is_some_and(|a| a <= now));
             available += i32::from(avail);
         }
         let h = first

@@ -218,7 +218,7 @@ fn pod_sentence(c: &Cluster, actor: Option<Actor>, entry: &TraceKind) -> String 
         (_, PodEvent::Started) => format!("kubelet: {name}{on} is Running"),
         (_, PodEvent::Ready) => format!("kubelet: {name}{on} is Ready"),
         (_, PodEvent::NotReady) => format!("kubelet: {name}{on} is not Ready"),
-        (_, PodEvent::Failed) => format!("kubelet: {name}{on} failed: its container exited"),
+        (_, PodEvent::Failed) => format!("kubelet: {name}{on} failed (evicted)"),
         (Some(Actor::Kubelet), PodEvent::Deleted) => {
             format!("kubelet: {name}{on} terminated and is gone")
         }
@@ -329,6 +329,24 @@ fn eviction_follows_up(e: &TraceEntry, step: &[TraceEntry]) -> bool {
     })
 }
 
+/// A pod marked terminal and removed in the same step (the kubelet finishing a deleted pod,
+/// pod GC's `markFailedAndDeletePodWithCondition`): the removal says it.
+fn deletion_follows_up(e: &TraceEntry, step: &[TraceEntry]) -> bool {
+    let TraceKind::Pod {
+        namespace,
+        name,
+        event: PodEvent::Failed | PodEvent::NotReady,
+        ..
+    } = &e.kind
+    else {
+        return false;
+    };
+    step.iter().any(|o| {
+        matches!(&o.kind, TraceKind::Pod { namespace: n, name: p, event: PodEvent::Deleted, .. }
+            if n == namespace && p == name)
+    })
+}
+
 /// What became of a node's labels (`key=value` each, by key): "labeled worker2 with k=v",
 /// "changed label k on worker2 to v", "removed label k from worker2".
 fn label_changes(node: &str, old: &[String], new: &[String]) -> Vec<String> {
@@ -377,7 +395,9 @@ pub fn caption(
 ) -> Option<Caption> {
     let visible: Vec<&TraceEntry> = entries
         .iter()
-        .filter(|e| is_visible(e) && !eviction_follows_up(e, entries))
+        .filter(|e| {
+            is_visible(e) && !eviction_follows_up(e, entries) && !deletion_follows_up(e, entries)
+        })
         .collect();
     if visible.is_empty() && !counters {
         return None;
