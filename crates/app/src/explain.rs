@@ -78,13 +78,13 @@ fn NodeDetails(node: NodeModel) -> impl IntoView {
                         <button class="danger" on:click=move |_| run(delete.clone())>"Delete pod"</button>
                         {p.why.clone().or_else(|| p.orphan.as_ref().map(|o| format!("{pname} {o}")))
                             .map(|w| view! { <p class="why">{w}</p> })}
-                        <details class="yaml" open=p.trouble.is_some()>
-                            <summary>{format!("kubectl describe pod {pname}")}</summary>
-                            <pre class="code">{describe.text}</pre>
-                        </details>
                         <details class="yaml">
                             <summary>{format!("kubectl get pod {pname} -o yaml")}</summary>
                             <pre class="code">{yaml.text}</pre>
+                        </details>
+                        <details class="yaml" open=p.trouble.is_some()>
+                            <summary>{format!("kubectl describe pod {pname}")}</summary>
+                            <pre class="code">{describe.text}</pre>
                         </details>
                     </li>
                 }
