@@ -80,6 +80,7 @@ fn Legend() -> impl IntoView {
             <li><span class="swatch ready"></span>"Ready"</li>
             <li><span class="swatch terminating"></span>"Terminating"</li>
             <li><span class="swatch failed"></span>"Failed / Evicted"</li>
+            <li><span class="swatch trouble"></span>"container crashing or image failing"</li>
             <li><span class="swatch rev-new"></span>"current revision"</li>
             <li><span class="swatch rev-old"></span>"old revision"</li>
             <Show when=move || orphans.get()>
@@ -337,7 +338,11 @@ pub(crate) fn pod_chip(p: &PodChip) -> impl IntoView {
             }
             l
         }
-        (None, None) => p.state.as_str().to_string(),
+        // A pod that runs again after restarts says how many (a liveness restart, a crash).
+        (None, None) => match p.restarts.split(' ').next().filter(|n| !n.is_empty()) {
+            Some(n) => format!("{} ↻{n}", p.state.as_str()),
+            None => p.state.as_str().to_string(),
+        },
     };
     let title = format!(
         "{} — {} — revision {}{}{}",
