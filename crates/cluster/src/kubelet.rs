@@ -280,6 +280,24 @@ impl Kubelet {
         self.nodes.get(node).filter(|k| k.running).map(|k| k.epoch)
     }
 
+    /// The pod of `key` and its node, while the kubelet that scheduled this work (`epoch`)
+    /// still runs; otherwise why the work is void.
+    fn live_pod(
+        &self,
+        key: &PodKey,
+        epoch: u64,
+        store: &Store,
+    ) -> Result<(Arc<Pod>, String), String> {
+        let Some(pod) = store.pod_by_key(key) else {
+            return Err(format!("pod {} is gone", key.name));
+        };
+        let node = node_name(&pod).to_string();
+        if !self.alive(&node, epoch) {
+            return Err(format!("kubelet on {node} is not running"));
+        }
+        Ok((pod, node))
+    }
+
     pub(crate) fn is_running(&self, node: &str) -> bool {
         self.nodes.get(node).is_some_and(|k| k.running)
     }
@@ -524,13 +542,10 @@ impl Kubelet {
         store: &mut Store,
         s: &mut Sched,
     ) -> String {
-        let Some(pod) = store.pod_by_key(key) else {
-            return format!("pod {} is gone", key.name);
+        let (pod, node) = match self.live_pod(key, epoch, store) {
+            Ok(found) => found,
+            Err(void) => return void,
         };
-        let node = node_name(&pod).to_string();
-        if !self.alive(&node, epoch) {
-            return format!("kubelet on {node} is not running");
-        }
         if pod.metadata.deletion_timestamp.is_some() || phase(&pod) != "Pending" {
             return format!("{} no longer needs starting", key.name);
         }
@@ -696,13 +711,10 @@ impl Kubelet {
         store: &mut Store,
         s: &mut Sched,
     ) -> String {
-        let Some(pod) = store.pod_by_key(key) else {
-            return format!("pod {} is gone", key.name);
+        let (pod, node) = match self.live_pod(key, epoch, store) {
+            Ok(found) => found,
+            Err(void) => return void,
         };
-        let node = node_name(&pod).to_string();
-        if !self.alive(&node, epoch) {
-            return format!("kubelet on {node} is not running");
-        }
         let Some(c) = main_containers(&pod).get(idx).cloned() else {
             return format!("{} has no container {idx}", key.name);
         };
@@ -782,13 +794,10 @@ impl Kubelet {
         store: &mut Store,
         s: &mut Sched,
     ) -> String {
-        let Some(pod) = store.pod_by_key(key) else {
-            return format!("pod {} is gone", key.name);
+        let (pod, node) = match self.live_pod(key, epoch, store) {
+            Ok(found) => found,
+            Err(void) => return void,
         };
-        let node = node_name(&pod).to_string();
-        if !self.alive(&node, epoch) {
-            return format!("kubelet on {node} is not running");
-        }
         let Some(c) = main_containers(&pod).get(idx).cloned() else {
             return format!("{} has no container {idx}", key.name);
         };
@@ -954,13 +963,10 @@ impl Kubelet {
         store: &mut Store,
         s: &mut Sched,
     ) -> String {
-        let Some(pod) = store.pod_by_key(key) else {
-            return format!("pod {} is gone", key.name);
+        let (pod, _) = match self.live_pod(key, epoch, store) {
+            Ok(found) => found,
+            Err(void) => return void,
         };
-        let node = node_name(&pod).to_string();
-        if !self.alive(&node, epoch) {
-            return format!("kubelet on {node} is not running");
-        }
         let Some(w) = self.work.get_mut(&key.uid).filter(|w| !w.killing) else {
             return format!("{} is being deleted", key.name);
         };
@@ -1006,13 +1012,10 @@ impl Kubelet {
         store: &mut Store,
         s: &mut Sched,
     ) -> String {
-        let Some(pod) = store.pod_by_key(key) else {
-            return format!("pod {} is gone", key.name);
+        let (pod, node) = match self.live_pod(key, epoch, store) {
+            Ok(found) => found,
+            Err(void) => return void,
         };
-        let node = node_name(&pod).to_string();
-        if !self.alive(&node, epoch) {
-            return format!("kubelet on {node} is not running");
-        }
         let Some(mut w) = self
             .work
             .remove(&key.uid)
@@ -1130,13 +1133,10 @@ impl Kubelet {
         store: &mut Store,
         sigterm_honoured: bool,
     ) -> String {
-        let Some(pod) = store.pod_by_key(key) else {
-            return format!("pod {} is gone", key.name);
+        let (pod, _) = match self.live_pod(key, epoch, store) {
+            Ok(found) => found,
+            Err(void) => return void,
         };
-        let node = node_name(&pod).to_string();
-        if !self.alive(&node, epoch) {
-            return format!("kubelet on {node} is not running");
-        }
         self.work.remove(&key.uid);
         let now = store.now;
         let killed = if sigterm_honoured { 143 } else { 137 };

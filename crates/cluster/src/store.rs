@@ -1122,15 +1122,7 @@ impl Store {
         message: String,
         node: &str,
     ) {
-        self.emit(
-            involved,
-            "Normal",
-            reason,
-            message,
-            "kubelet",
-            Some(node),
-            UidStream::Kubelet,
-        );
+        self.record_kubelet("Normal", involved, reason, message, node);
     }
 
     /// A kubelet's Warning event (BackOff, Unhealthy, Failed, Evicted …).
@@ -1141,9 +1133,20 @@ impl Store {
         message: String,
         node: &str,
     ) {
+        self.record_kubelet("Warning", involved, reason, message, node);
+    }
+
+    fn record_kubelet(
+        &mut self,
+        type_: &str,
+        involved: ObjectReference,
+        reason: &str,
+        message: String,
+        node: &str,
+    ) {
         self.emit(
             involved,
-            "Warning",
+            type_,
             reason,
             message,
             "kubelet",
