@@ -1,6 +1,7 @@
 //! The mutating admission a pod meets on a real cluster after defaulting (kind runs the
-//! `Priority` and `ServiceAccount` plugins): what makes a daemon pod's YAML show
-//! `priority: 0`, `serviceAccountName: default` and its `kube-api-access-…` token volume.
+//! `Priority`, `ServiceAccount` and `DefaultTolerationSeconds` plugins): what makes a daemon
+//! pod's YAML show `priority: 0`, `serviceAccountName: default` and its `kube-api-access-…`
+//! token volume, and a bare pod's YAML the two 300 s not-ready/unreachable tolerations.
 //!
 //! Pure: the caller gives the random suffix of the token volume's name, so the cluster decides
 //! where its randomness comes from. Pods only: the DaemonSet's own template is never admitted.
@@ -8,7 +9,7 @@
 use k8s_openapi::api::core::v1::{
     ConfigMapProjection, Container, DownwardAPIProjection, DownwardAPIVolumeFile, KeyToPath,
     ObjectFieldSelector, Pod, PodSpec, ProjectedVolumeSource, ServiceAccountTokenProjection,
-    Volume, VolumeMount, VolumeProjection,
+    Toleration, Volume, VolumeMount, VolumeProjection,
 };
 
 /// Where the ServiceAccount plugin mounts the API credentials in every container.
@@ -20,13 +21,20 @@ pub const TOKEN_EXPIRATION_SECONDS: i64 = 3607;
 /// `PreemptLowerPriority`, the preemption policy of the default and the system classes.
 pub const PREEMPT_LOWER_PRIORITY: &str = "PreemptLowerPriority";
 
+/// `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`.
+pub const DEFAULT_TOLERATION_SECONDS: i64 = 300;
+/// The taint keys `DefaultTolerationSeconds` gives tolerations for (R-NLC-4).
+const NOT_READY_TAINT: &str = "node.kubernetes.io/not-ready";
+const UNREACHABLE_TAINT: &str = "node.kubernetes.io/unreachable";
+
 /// The priority classes every cluster has, and their values.
 const SYSTEM_PRIORITY_CLASSES: [(&str, i32); 2] = [
     ("system-node-critical", 2_000_001_000),
     ("system-cluster-critical", 2_000_000_000),
 ];
 
-/// Runs the `Priority` and `ServiceAccount` admission plugins on a pod being created.
+/// Runs the `Priority`, `ServiceAccount` and `DefaultTolerationSeconds` admission plugins on a
+/// pod being created.
 /// `suffix` gives five random characters for a new token volume's name. A refusal is the
 /// plugin's reason, as the API server words it after `pods "agent-" is forbidden: `; the pod is
 /// then left as it was.
@@ -36,7 +44,39 @@ pub fn admit_pod(pod: &mut Pod, suffix: impl FnOnce() -> String) -> Result<(), S
     };
     admit_priority(spec)?;
     admit_service_account(spec, suffix);
+    admit_default_toleration_seconds(spec);
     Ok(())
+}
+
+/// `DefaultTolerationSeconds` (`plugin/pkg/admission/defaulttolerationseconds`, `Admit`): a pod
+/// that does not tolerate `not-ready` (or `unreachable`) NoExecute gets an `Exists` toleration
+/// for it with 300 s, so the taint manager evicts it five minutes after its node is tainted
+/// (R-NLC-4). A toleration counts when its key is that key or empty (any key) and its effect is
+/// NoExecute or empty (any effect), whatever its operator or seconds: DaemonSet pods, which the
+/// controller gives both tolerations without seconds (R-TOL-2), are left as they are.
+fn admit_default_toleration_seconds(spec: &mut PodSpec) {
+    let tolerates = |key: &str| {
+        spec.tolerations.iter().flatten().any(|t| {
+            let k = t.key.as_deref().unwrap_or_default();
+            let e = t.effect.as_deref().unwrap_or_default();
+            (k == key || k.is_empty()) && (e == "NoExecute" || e.is_empty())
+        })
+    };
+    let missing: Vec<&str> = [NOT_READY_TAINT, UNREACHABLE_TAINT]
+        .into_iter()
+        .filter(|key| !tolerates(key))
+        .collect();
+    for key in missing {
+        spec.tolerations
+            .get_or_insert_with(Vec::new)
+            .push(Toleration {
+                key: Some(key.to_string()),
+                operator: Some("Exists".into()),
+                effect: Some("NoExecute".into()),
+                toleration_seconds: Some(DEFAULT_TOLERATION_SECONDS),
+                value: None,
+            });
+    }
 }
 
 /// `Priority`: no class (and no cluster default class) gives priority 0, a system class its
@@ -323,6 +363,86 @@ mod tests {
             "the string value of PreemptionPolicy (Never) must not be provided in pod spec; \
              priority admission controller computed PreemptLowerPriority from the given \
              PriorityClass name"
+        );
+    }
+
+    fn toleration(key: &str, effect: &str, seconds: Option<i64>) -> Toleration {
+        Toleration {
+            key: (!key.is_empty()).then(|| key.to_string()),
+            operator: Some("Exists".into()),
+            effect: (!effect.is_empty()).then(|| effect.to_string()),
+            toleration_seconds: seconds,
+            value: None,
+        }
+    }
+
+    fn admitted_tolerations(tolerations: Option<Vec<Toleration>>) -> Vec<Toleration> {
+        admitted(pod(PodSpec {
+            containers: vec![container("app")],
+            tolerations,
+            ..Default::default()
+        }))
+        .tolerations
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn default_toleration_seconds_admit_gives_a_bare_pod_300_s_for_not_ready_and_unreachable() {
+        assert_eq!(
+            admitted_tolerations(None),
+            vec![
+                toleration(NOT_READY_TAINT, "NoExecute", Some(300)),
+                toleration(UNREACHABLE_TAINT, "NoExecute", Some(300)),
+            ]
+        );
+        // A toleration of something else is kept, and the two are added after it.
+        let own = toleration("example.com/gpu", "NoSchedule", None);
+        assert_eq!(
+            admitted_tolerations(Some(vec![own.clone()])),
+            vec![
+                own,
+                toleration(NOT_READY_TAINT, "NoExecute", Some(300)),
+                toleration(UNREACHABLE_TAINT, "NoExecute", Some(300)),
+            ]
+        );
+    }
+
+    /// The controller's default tolerations (R-TOL-2: NoExecute, no seconds) count as
+    /// tolerating, so a DaemonSet pod keeps them as they are: it is never evicted for them.
+    #[test]
+    fn default_toleration_seconds_admit_leaves_daemon_set_pods_alone() {
+        let daemon = vec![
+            toleration(NOT_READY_TAINT, "NoExecute", None),
+            toleration(UNREACHABLE_TAINT, "NoExecute", None),
+            toleration("node.kubernetes.io/disk-pressure", "NoSchedule", None),
+        ];
+        assert_eq!(admitted_tolerations(Some(daemon.clone())), daemon);
+    }
+
+    /// `Admit`'s conditions: a key or an effect left empty matches any; a NoSchedule toleration
+    /// of the key does not count; the pod's own seconds stand.
+    #[test]
+    fn default_toleration_seconds_admit_skips_keys_already_tolerated_for_no_execute() {
+        let everything = vec![toleration("", "", None)];
+        assert_eq!(admitted_tolerations(Some(everything.clone())), everything);
+        let any_key_no_execute = vec![toleration("", "NoExecute", Some(10))];
+        assert_eq!(
+            admitted_tolerations(Some(any_key_no_execute.clone())),
+            any_key_no_execute
+        );
+        let own = toleration(NOT_READY_TAINT, "", Some(60));
+        assert_eq!(
+            admitted_tolerations(Some(vec![own.clone()])),
+            vec![own, toleration(UNREACHABLE_TAINT, "NoExecute", Some(300))]
+        );
+        let no_schedule = toleration(UNREACHABLE_TAINT, "NoSchedule", None);
+        assert_eq!(
+            admitted_tolerations(Some(vec![no_schedule.clone()])),
+            vec![
+                no_schedule,
+                toleration(NOT_READY_TAINT, "NoExecute", Some(300)),
+                toleration(UNREACHABLE_TAINT, "NoExecute", Some(300)),
+            ]
         );
     }
 }
