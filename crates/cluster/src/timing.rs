@@ -1,6 +1,7 @@
 //! The timing model (DESIGN §5): every latency of the virtual cluster as one overridable
-//! parameter, in seconds, with defaults calibrated against `reference/field-measurements.md`.
-//! Owns numbers only; knows nothing of the actors that use them.
+//! parameter, in seconds, with defaults calibrated against `reference/field-measurements.md`,
+//! and the node lifecycle controller's eviction rates and zone thresholds (its command-line
+//! flags, with their defaults). Owns numbers only; knows nothing of the actors that use them.
 //!
 //! Calibration (kind cluster, busybox, readiness probe `initialDelaySeconds: 3`,
 //! `periodSeconds: 1`, `terminationGracePeriodSeconds: 3`): one maxUnavailable=1 cycle is
@@ -19,8 +20,8 @@ use serde_json::Value;
 /// [`Timing::field`], [`Timing::set_field`]: no serde instances in the page) cannot disagree.
 macro_rules! timing {
     ($($(#[doc = $doc:literal])* $name:ident: $ty:ident = $default:expr,)*) => {
-        /// Latencies in seconds. Every field may be overridden by a scenario (`timing:`); absent
-        /// fields keep their defaults.
+        /// Latencies in seconds, and the node lifecycle controller's rates and thresholds. Every
+        /// field may be overridden by a scenario (`timing:`); absent fields keep their defaults.
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[serde(default, deny_unknown_fields)]
         pub struct Timing {
@@ -98,6 +99,17 @@ timing! {
     pod_gc_period: f64 = 20.0,
     /// Pod GC quarantine for pods on vanished nodes (R-GC-1).
     pod_gc_quarantine: f64 = 40.0,
+    /// `--node-eviction-rate`: NoExecute-tainted nodes per second in each zone that is not
+    /// partially disrupted (R-NLC-3).
+    node_eviction_rate: Number = Number(0.1),
+    /// `--secondary-node-eviction-rate`: the same in a partially disrupted zone of more than
+    /// `large_cluster_size_threshold` nodes (a smaller one gets none).
+    secondary_node_eviction_rate: Number = Number(0.01),
+    /// `--large-cluster-size-threshold`, in nodes.
+    large_cluster_size_threshold: u32 = 50,
+    /// `--unhealthy-zone-threshold`: the share of a zone's nodes (more than two of them) not
+    /// Ready from which the zone is partially disrupted.
+    unhealthy_zone_threshold: Number = Number(0.55),
     /// Relative jitter applied to the short latencies above (watch, sync, bind, start,
     /// cleanup): each draw is `base × (1 + U(−jitter, +jitter))`.
     jitter: f64 = 0.2,
@@ -112,7 +124,12 @@ pub enum FieldError {
     WrongType { want: &'static str },
 }
 
-/// The two types of timing fields, read and written as serde_json does.
+/// A timing field that is not a number of seconds (a rate, a share): any number, as `f64`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Number(pub f64);
+
+/// The types of timing fields, read and written as serde_json does.
 trait FieldValue: Sized {
     const WANT: &'static str;
     fn to_json(self) -> Value;
@@ -126,6 +143,26 @@ impl FieldValue for f64 {
     }
     fn from_json(v: &Value) -> Option<Self> {
         v.as_f64()
+    }
+}
+
+impl FieldValue for Number {
+    const WANT: &'static str = "a number";
+    fn to_json(self) -> Value {
+        self.0.to_json()
+    }
+    fn from_json(v: &Value) -> Option<Self> {
+        v.as_f64().map(Number)
+    }
+}
+
+impl FieldValue for u32 {
+    const WANT: &'static str = "a whole number";
+    fn to_json(self) -> Value {
+        Value::from(self)
+    }
+    fn from_json(v: &Value) -> Option<Self> {
+        v.as_u64().and_then(|n| u32::try_from(n).ok())
     }
 }
 
@@ -182,6 +219,7 @@ mod tests {
         assert_eq!(t.field("watch_dely"), None);
         let samples = [
             serde_json::json!(2),
+            serde_json::json!(5_000_000_000u64),
             serde_json::json!(-3),
             serde_json::json!(0.5),
             serde_json::json!(true),

@@ -162,7 +162,7 @@ fn malformed_files_get_a_location_and_a_hint() {
         (
             "timing with an unknown key",
             "scenario: x\ntiming: {watch_dely: 0.1}\n",
-            "s.yaml:2:22: unknown key \"watch_dely\"\n  hint: did you mean \"watch_delay\"? Known keys: container_start, controller_sync, jitter, node_lease_period, node_monitor_grace, node_monitor_period, node_ready_after_register, pleg_relist, pod_cleanup, pod_gc_period, pod_gc_quarantine, probe_phase, scheduler_bind, sigterm_exit, sigterm_honoured, watch_delay",
+            "s.yaml:2:22: unknown key \"watch_dely\"\n  hint: did you mean \"watch_delay\"? Known keys: container_start, controller_sync, jitter, large_cluster_size_threshold, node_eviction_rate, node_lease_period, node_monitor_grace, node_monitor_period, node_ready_after_register, pleg_relist, pod_cleanup, pod_gc_period, pod_gc_quarantine, probe_phase, scheduler_bind, secondary_node_eviction_rate, sigterm_exit, sigterm_honoured, unhealthy_zone_threshold, watch_delay",
         ),
         (
             "timing value of the wrong type",

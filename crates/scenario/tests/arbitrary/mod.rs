@@ -191,6 +191,9 @@ fn timing() -> impl Strategy<Value = Map<String, Value>> {
             .map(|(k, default)| {
                 let v: BoxedStrategy<Value> = if default.is_boolean() {
                     any::<bool>().prop_map(Value::Bool).boxed()
+                } else if default.is_u64() {
+                    // A count (large_cluster_size_threshold): whole numbers only.
+                    (0u32..100_000).prop_map(Value::from).boxed()
                 } else {
                     prop_oneof![
                         (0u32..100_000).prop_map(|n| Value::from(n as f64 / 1000.0)),
