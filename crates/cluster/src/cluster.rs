@@ -766,6 +766,13 @@ impl Cluster {
                     self.lifecycle.monitor(&mut self.store, &mut s),
                 )
             }
+            Ev::NoExecuteTaintingPass { at } => {
+                let mut s = sched!(self);
+                (
+                    Actor::NodeLifecycle,
+                    self.lifecycle.tainting_pass(at, &mut self.store, &mut s),
+                )
+            }
             Ev::TaintNode { node } => {
                 let mut s = sched!(self);
                 (
@@ -929,6 +936,12 @@ impl Cluster {
     /// Pods the scheduler currently leaves unschedulable.
     pub fn unschedulable_pods(&self) -> usize {
         self.scheduler.unschedulable_count()
+    }
+
+    /// The node lifecycle controller's zones and their states, by zone key (`GetZoneKey`:
+    /// `region:\0:zone`, "" for nodes without zone labels); empty before its first pass.
+    pub fn zone_states(&self) -> Vec<(String, crate::ZoneState)> {
+        self.lifecycle.zone_states()
     }
 
     /// Evictions the taint manager has scheduled (finite `tolerationSeconds`).

@@ -100,6 +100,10 @@ pub(crate) enum Ev {
         node: String,
     },
     NodeMonitorTick,
+    /// `doNoExecuteTaintingPass` (stale unless the lifecycle controller still expects it `at`).
+    NoExecuteTaintingPass {
+        at: Timestamp,
+    },
     TaintNode {
         node: String,
     },

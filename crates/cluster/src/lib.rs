@@ -50,6 +50,7 @@ pub mod trace;
 pub use apiserver::strategy::PropagationPolicy as Propagation;
 pub use cluster::{Actor, Cluster, Object, StepReport, EPOCH_SECONDS};
 pub use error::ApiError;
+pub use node_lifecycle::ZoneState;
 pub use store::{ApplyOutcome, EventLog, Objects};
 pub use timing::Timing;
 pub use trace::{to_json_lines, ObjectEvent, PodEvent, TraceEntry, TraceKind};

@@ -1,24 +1,45 @@
-//! The node lifecycle controller (R-NLC-1..3) and the kubelet Leases it watches: every
-//! `node_monitor_period` it checks each node whose kubelet stopped renewing its Lease; after
-//! `node_monitor_grace` the node's conditions become Unknown (`NodeStatusUnknown`) and its pods
-//! are marked not Ready. Promptly after every node change it reconciles the condition taints:
-//! Ready=False → `not-ready`, Ready=Unknown → `unreachable` (NoSchedule and NoExecute), pressure
-//! conditions and `spec.unschedulable` → their NoSchedule taints; cleared conditions remove
-//! them. No zone rate limiting or full-disruption mode.
+//! The node lifecycle controller (R-NLC-1..3, `nodelifecycle/node_lifecycle_controller.go`)
+//! and the kubelet Leases it watches.
 //!
-//! Owns Leases and the condition → taint map; knows nothing of pods beyond marking them not
-//! Ready, and nothing of DaemonSets.
+//! - `monitorNodeHealth`, every `node_monitor_period`: records `RegisteredNode` for nodes it sees
+//!   for the first time (`RemovingNode` for nodes gone); after `node_monitor_grace` without a
+//!   Lease renewal, a node's conditions become Unknown (`NodeStatusUnknown`), with a
+//!   `NodeNotReady` event and its pods marked not Ready (`MarkPodsNotReady`, a `NodeNotReady`
+//!   warning per pod); `processTaintBaseEviction` queues NotReady/Unknown nodes for their
+//!   NoExecute taint and untaints Ready ones; `handleDisruption` computes each zone's state and
+//!   sets its tainting rate.
+//! - `doNoExecuteTaintingPass`, every 100 ms while a zone's queue waits: taints queued nodes
+//!   `not-ready`/`unreachable` NoExecute through the zone's token bucket (burst 1):
+//!   `node_eviction_rate` per second, `secondary_node_eviction_rate` (or none, in small zones) in
+//!   partial disruption; when every zone is fully disrupted, none, and the taints go.
+//! - `doNoScheduleTaintingPass`, promptly after every node change: Ready=False → `not-ready`,
+//!   Ready=Unknown → `unreachable`, the pressure conditions and `spec.unschedulable` → their
+//!   NoSchedule taints; cleared conditions remove them.
+//!
+//! Owns Leases, the condition → taint map, zones and their tainting queues; knows nothing of
+//! pods beyond marking them not Ready, and nothing of DaemonSets.
 
-use k8s_openapi::api::core::v1::{Node, NodeCondition, PodCondition, Taint};
+use k8s_openapi::api::core::v1::{Node, NodeCondition, ObjectReference, Taint};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use controller::keys::taints;
 
 use crate::engine::{period, plus, seconds_between, Ev, Sched};
-use crate::scheduler::{pod_key, set_condition};
-use crate::store::{Obj, Store, WatchEvent, WatchKind};
+use crate::scheduler::pod_key;
+use crate::store::{reference, Obj, Store, WatchEvent, WatchKind};
+use crate::timing::Timing;
+
+/// The node lifecycle controller's event source (`v1.EventSource{Component: "node-controller"}`).
+const COMPONENT: &str = "node-controller";
+
+/// `scheduler.NodeEvictionPeriod`: `doNoExecuteTaintingPass` runs every 100 ms.
+const NODE_EVICTION_PERIOD_NANOS: i128 = 100_000_000;
+
+/// `labelNodeDisruptionExclusion`: nodes with this label count in no zone.
+const LABEL_EXCLUDE_DISRUPTION: &str = "node.kubernetes.io/exclude-disruption";
 
 /// A kubelet's Lease (coordination.k8s.io), renewed every `node_lease_period` while the
 /// kubelet runs. Renewals are implicit: the last one is computed, not stored.
@@ -29,19 +50,212 @@ struct Lease {
     stopped_at: Option<Timestamp>,
     /// When the kubelet first created it (kept across stops and starts).
     created: Timestamp,
+    /// The controller's probe timestamp was reset here (leaving master disruption mode):
+    /// the grace period counts from it when it is later than the last renewal.
+    probe_reset: Option<Timestamp>,
+}
+
+/// `ZoneState`: what `ComputeZoneState` says of a zone's nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZoneState {
+    /// Seen, not computed yet.
+    Initial,
+    Normal,
+    /// At least `unhealthy_zone_threshold` of the zone's nodes, and more than two, not Ready.
+    PartialDisruption,
+    /// No node of the zone Ready.
+    FullDisruption,
+}
+
+impl ZoneState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ZoneState::Initial => "Initial",
+            ZoneState::Normal => "Normal",
+            ZoneState::PartialDisruption => "PartialDisruption",
+            ZoneState::FullDisruption => "FullDisruption",
+        }
+    }
+}
+
+/// flowcontrol's token bucket with burst 1 (`NewTokenBucketRateLimiter(qps, 1)`), on the
+/// virtual clock; a rate of 0 or less is `NewFakeNeverRateLimiter`, which accepts nothing.
+/// With one token the bucket is just the instant it is full again.
+#[derive(Debug, Clone)]
+struct TokenBucket {
+    qps: f64,
+    /// When the bucket holds its token again; None: it is full.
+    full_at: Option<Timestamp>,
+}
+
+impl TokenBucket {
+    fn new(qps: f64) -> Self {
+        TokenBucket {
+            qps: if qps.is_finite() && qps > 0.0 {
+                qps
+            } else {
+                0.0
+            },
+            full_at: None,
+        }
+    }
+
+    /// `QPS()`: the never-limiter reports 1, so `SwapLimiter(1)` leaves a stopped zone stopped,
+    /// as upstream does.
+    fn reported_qps(&self) -> f64 {
+        if self.qps > 0.0 {
+            self.qps
+        } else {
+            1.0
+        }
+    }
+
+    /// `TryAccept`: takes the token if the bucket has it.
+    fn try_accept(&mut self, now: Timestamp) -> bool {
+        if self.qps <= 0.0 || self.full_at.is_some_and(|t| now < t) {
+            return false;
+        }
+        self.full_at = Some(plus(now, 1.0 / self.qps));
+        true
+    }
+
+    /// When `try_accept` can next succeed; None: never.
+    fn next_token(&self, now: Timestamp) -> Option<Timestamp> {
+        (self.qps > 0.0).then(|| self.full_at.map_or(now, |t| t.max(now)))
+    }
+}
+
+/// `RateLimitedTimedQueue` (`nodelifecycle/scheduler/rate_limited_queue.go`): a unique queue of
+/// node names ordered by when to process them, behind a token bucket. A processed name stays
+/// in the set, so it is not queued again until `remove`d (the node became Ready).
+#[derive(Debug, Clone)]
+struct RateLimitedTimedQueue {
+    /// (processAt, node name) → node uid. Upstream's heap leaves equal times in no useful
+    /// order; ours takes them by name (R-SIM-1).
+    queue: BTreeMap<(Timestamp, String), String>,
+    set: BTreeSet<String>,
+    limiter: TokenBucket,
+}
+
+impl RateLimitedTimedQueue {
+    fn new(qps: f64) -> Self {
+        RateLimitedTimedQueue {
+            queue: BTreeMap::new(),
+            set: BTreeSet::new(),
+            limiter: TokenBucket::new(qps),
+        }
+    }
+
+    /// `Add`: queues `value` to be processed now unless it is in the set.
+    fn add(&mut self, value: &str, uid: &str, now: Timestamp) -> bool {
+        if !self.set.insert(value.to_string()) {
+            return false;
+        }
+        self.queue.insert((now, value.to_string()), uid.to_string());
+        true
+    }
+
+    /// `Remove`: out of the queue and the set, so it may be added again.
+    fn remove(&mut self, value: &str) -> bool {
+        if !self.set.remove(value) {
+            return false;
+        }
+        self.remove_from_queue(value);
+        true
+    }
+
+    /// `RemoveFromQueue`: out of the queue, still in the set.
+    fn remove_from_queue(&mut self, value: &str) -> Option<String> {
+        let key = self.queue.keys().find(|(_, v)| v == value).cloned()?;
+        self.queue.remove(&key)
+    }
+
+    fn head(&self) -> Option<(Timestamp, String)> {
+        self.queue.keys().next().cloned()
+    }
+
+    /// `Try`: while the limiter gives a token and the head is due, `f` processes the head;
+    /// done, it leaves the queue; not done, it waits `f`'s retry delay (plus 1 ns).
+    /// The token is taken before the head's time is checked, as upstream does.
+    fn try_process(&mut self, now: Timestamp, mut f: impl FnMut(&str) -> (bool, f64)) {
+        while let Some((at, value)) = self.head() {
+            if !self.limiter.try_accept(now) || now < at {
+                break;
+            }
+            let (done, wait) = f(&value);
+            let uid = self.remove_from_queue(&value).unwrap_or_default();
+            if !done {
+                let retry = plus(now, wait) + std::time::Duration::from_nanos(1);
+                self.queue.insert((retry, value), uid);
+            }
+        }
+    }
+
+    /// `SwapLimiter`: a new bucket when the rate differs; one that starts empty when the old
+    /// one had no token (right for burst 1, says upstream).
+    fn swap_limiter(&mut self, qps: f64, now: Timestamp) {
+        if self.limiter.reported_qps() == qps {
+            return;
+        }
+        let mut new = TokenBucket::new(qps);
+        if new.qps > 0.0 && !self.limiter.try_accept(now) {
+            new.try_accept(now);
+        }
+        self.limiter = new;
+    }
+
+    /// When a `Try` can next process something; None: nothing waits, or the limiter never
+    /// accepts.
+    fn next_due(&self, now: Timestamp) -> Option<Timestamp> {
+        let (at, _) = self.queue.keys().next()?;
+        Some(self.limiter.next_token(now)?.max(*at))
+    }
 }
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NodeLifecycle {
     leases: BTreeMap<String, Lease>,
+    /// `knownNodeSet`: node name → uid.
+    known: BTreeMap<String, String>,
+    /// `zoneStates`, by zone key.
+    zone_states: BTreeMap<String, ZoneState>,
+    /// `zoneNoExecuteTainter`, by zone key.
+    tainters: BTreeMap<String, RateLimitedTimedQueue>,
+    /// When the next `doNoExecuteTaintingPass` is scheduled (None: none is).
+    tainting_pass_at: Option<Timestamp>,
 }
 
-/// Taints this controller owns: (key, effect).
-const MANAGED: [(&str, &str); 9] = [
+/// `GetZoneKey` (component-helpers `node/topology`): the node's region and zone labels (the
+/// deprecated `failure-domain.beta…` ones first), or "" when it has neither.
+pub(crate) fn zone_key(node: &Node) -> String {
+    let Some(labels) = node.metadata.labels.as_ref() else {
+        return String::new();
+    };
+    let get = |beta: &str, ga: &str| {
+        labels
+            .get(beta)
+            .or_else(|| labels.get(ga))
+            .map_or("", String::as_str)
+    };
+    let zone = get(
+        "failure-domain.beta.kubernetes.io/zone",
+        "topology.kubernetes.io/zone",
+    );
+    let region = get(
+        "failure-domain.beta.kubernetes.io/region",
+        "topology.kubernetes.io/region",
+    );
+    if region.is_empty() && zone.is_empty() {
+        return String::new();
+    }
+    // The NUL keeps a colon in a region or zone from making two keys equal.
+    format!("{region}:\0:{zone}")
+}
+
+/// Taints the NoSchedule pass owns: (key, effect).
+const MANAGED: [(&str, &str); 7] = [
     (taints::NOT_READY, "NoSchedule"),
     (taints::UNREACHABLE, "NoSchedule"),
-    (taints::NOT_READY, "NoExecute"),
-    (taints::UNREACHABLE, "NoExecute"),
     (taints::UNSCHEDULABLE, "NoSchedule"),
     (taints::MEMORY_PRESSURE, "NoSchedule"),
     (taints::DISK_PRESSURE, "NoSchedule"),
@@ -59,18 +273,19 @@ fn condition<'a>(node: &'a Node, type_: &str) -> Option<&'a str> {
         .map(|c| c.status.as_str())
 }
 
-/// R-NLC-2/3: the managed taints the node's conditions call for.
+fn has_taint(node: &Node, key: &str, effect: &str) -> bool {
+    node.spec
+        .as_ref()
+        .and_then(|s| s.taints.as_ref())
+        .is_some_and(|ts| ts.iter().any(|t| t.key == key && t.effect == effect))
+}
+
+/// R-NLC-2: the NoSchedule taints the node's conditions call for (`doNoScheduleTaintingPass`).
 fn desired(node: &Node) -> Vec<(&'static str, &'static str)> {
     let mut out = Vec::new();
     match condition(node, "Ready") {
-        Some("False") => {
-            out.push((taints::NOT_READY, "NoSchedule"));
-            out.push((taints::NOT_READY, "NoExecute"));
-        }
-        Some("Unknown") => {
-            out.push((taints::UNREACHABLE, "NoSchedule"));
-            out.push((taints::UNREACHABLE, "NoExecute"));
-        }
+        Some("False") => out.push((taints::NOT_READY, "NoSchedule")),
+        Some("Unknown") => out.push((taints::UNREACHABLE, "NoSchedule")),
         _ => {}
     }
     for (cond, key) in [
@@ -122,8 +337,9 @@ fn needs_reconcile(node: &Node) -> bool {
     want != have
 }
 
-/// Adds and removes managed taints so they match the conditions. Returns whether it changed.
-fn reconcile(node: &mut Node, now: Timestamp) -> bool {
+/// Adds and removes managed NoSchedule taints so they match the conditions. Returns whether
+/// it changed.
+fn reconcile(node: &mut Node) -> bool {
     let want = desired(node);
     let taints = node
         .spec
@@ -140,17 +356,122 @@ fn reconcile(node: &mut Node, now: Timestamp) -> bool {
                 key: k.to_string(),
                 effect: e.to_string(),
                 value: None,
-                time_added: (e == "NoExecute").then_some(Time(now)),
+                time_added: None,
             });
             changed = true;
         }
     }
-    if taints.is_empty() {
-        if let Some(s) = node.spec.as_mut() {
+    drop_empty_taints(node);
+    changed
+}
+
+fn drop_empty_taints(node: &mut Node) {
+    if let Some(s) = node.spec.as_mut() {
+        if s.taints.as_ref().is_some_and(Vec::is_empty) {
             s.taints = None;
         }
     }
-    changed
+}
+
+/// `SwapNodeControllerTaint` with NoExecute `add` (stamped `timeAdded` now; one already there
+/// is replaced in place, as `AddOrUpdateTaint` does when it differs) and `remove`.
+fn swap_no_execute_taint(node: &mut Node, add: &str, remove: &str, now: Timestamp) {
+    let taints = node
+        .spec
+        .get_or_insert_with(Default::default)
+        .taints
+        .get_or_insert_with(Vec::new);
+    let new = Taint {
+        key: add.to_string(),
+        effect: "NoExecute".to_string(),
+        value: None,
+        time_added: Some(Time(now)),
+    };
+    match taints
+        .iter_mut()
+        .find(|t| t.key == add && t.effect == "NoExecute")
+    {
+        Some(t) => *t = new,
+        None => taints.push(new),
+    }
+    taints.retain(|t| !(t.key == remove && t.effect == "NoExecute"));
+    drop_empty_taints(node);
+}
+
+/// `RemoveTaintOffNode` of both NoExecute condition taints (`markNodeAsReachable`).
+fn remove_no_execute_taints(node: &mut Node) {
+    if let Some(ts) = node.spec.as_mut().and_then(|s| s.taints.as_mut()) {
+        ts.retain(|t| {
+            !(t.effect == "NoExecute"
+                && (t.key == taints::NOT_READY || t.key == taints::UNREACHABLE))
+        });
+    }
+    drop_empty_taints(node);
+}
+
+/// `ComputeZoneState` over a zone's Ready conditions (`ready` True, `not_ready` anything else
+/// or none): no node Ready is full disruption; more than two not Ready and at least
+/// `unhealthy_threshold` of them is partial disruption.
+pub(crate) fn compute_zone_state(
+    ready: usize,
+    not_ready: usize,
+    unhealthy_threshold: f64,
+) -> ZoneState {
+    if ready == 0 && not_ready > 0 {
+        ZoneState::FullDisruption
+    } else if not_ready > 2 && not_ready as f64 / (not_ready + ready) as f64 >= unhealthy_threshold
+    {
+        ZoneState::PartialDisruption
+    } else {
+        ZoneState::Normal
+    }
+}
+
+/// `ReducedQPSFunc`: the secondary rate for zones larger than the large-cluster threshold,
+/// none for smaller ones.
+fn reduced_qps(zone_size: usize, t: &Timing) -> f64 {
+    if zone_size > t.large_cluster_size_threshold as usize {
+        t.secondary_node_eviction_rate.0
+    } else {
+        0.0
+    }
+}
+
+/// `HealthyQPSFunc`: the normal rate (a fully disrupted zone, while others are not, is
+/// tainted at it).
+fn healthy_qps(_zone_size: usize, t: &Timing) -> f64 {
+    t.node_eviction_rate.0
+}
+
+/// The first `doNoExecuteTaintingPass` tick after `now`, at or after `due`. Its 100 ms ticks
+/// fall on the clock's tenths of a second.
+fn tainting_tick(due: Timestamp, now: Timestamp) -> Timestamp {
+    let p = NODE_EVICTION_PERIOD_NANOS;
+    let due = due.as_nanosecond();
+    let after_now = (now.as_nanosecond().div_euclid(p) + 1) * p;
+    let at_due = due.div_euclid(p) * p + if due.rem_euclid(p) == 0 { 0 } else { p };
+    Timestamp::from_nanosecond(after_now.max(at_due)).unwrap_or(now)
+}
+
+fn node_reference(name: &str, uid: &str) -> ObjectReference {
+    ObjectReference {
+        api_version: Some("v1".into()),
+        kind: Some("Node".into()),
+        name: Some(name.to_string()),
+        uid: Some(uid.to_string()),
+        ..Default::default()
+    }
+}
+
+/// `RecordNodeEvent`: "Node X event: …" on the node.
+fn record_node_event(store: &mut Store, name: &str, uid: &str, reason: &str, event: &str) {
+    store.record_event_with_own_uid(
+        node_reference(name, uid),
+        "Normal",
+        reason,
+        format!("Node {name} event: {event}"),
+        COMPONENT,
+    );
 }
 
 impl NodeLifecycle {
@@ -164,6 +485,7 @@ impl NodeLifecycle {
                 anchor: now,
                 stopped_at: None,
                 created,
+                probe_reset: None,
             },
         );
     }
@@ -238,7 +560,24 @@ impl NodeLifecycle {
         Some(plus(l.anchor, k * period))
     }
 
-    /// Prompt reaction to node writes: reconcile taints when conditions and taints disagree.
+    /// The controller's last probe of the node at or before `now`: its last Lease renewal,
+    /// or a later probe reset.
+    fn last_probe(&self, node: &str, now: Timestamp, period: f64) -> Option<Timestamp> {
+        let renewed = self.last_renew(node, now, period)?;
+        let reset = self.leases.get(node)?.probe_reset;
+        Some(reset.map_or(renewed, |r| r.max(renewed)))
+    }
+
+    /// Each zone's state, by zone key (`GetZoneKey`: "" for nodes without zone labels).
+    pub(crate) fn zone_states(&self) -> Vec<(String, ZoneState)> {
+        self.zone_states
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect()
+    }
+
+    /// Prompt reaction to node writes: the NoSchedule pass when conditions and taints
+    /// disagree.
     pub(crate) fn observe(&mut self, ev: &WatchEvent, s: &mut Sched) {
         if let (WatchKind::Added | WatchKind::Modified, Obj::Node(n)) = (&ev.kind, &ev.obj) {
             if needs_reconcile(n) {
@@ -248,9 +587,8 @@ impl NodeLifecycle {
         }
     }
 
-    /// The NoSchedule / NoExecute tainting passes for one node.
+    /// `doNoScheduleTaintingPass` for one node.
     pub(crate) fn sync(&mut self, node: &str, store: &mut Store) -> String {
-        let now = store.now;
         let Some(n) = store.node(node) else {
             return format!("node {node} is gone");
         };
@@ -258,56 +596,416 @@ impl NodeLifecycle {
             return format!("node {node}: taints already match conditions");
         }
         let _ = store.update_node(node, |n| {
-            reconcile(n, now);
+            reconcile(n);
         });
         format!("node {node}: condition taints reconciled")
     }
 
-    /// `monitorNodeHealth`: stale Leases → conditions Unknown and pods not Ready.
-    pub(crate) fn monitor(&mut self, store: &mut Store, s: &mut Sched) -> String {
-        let now = s.now;
-        let lease_period = s.timing.node_lease_period;
-        let grace = s.timing.node_monitor_grace;
-        let mut lost = Vec::new();
-        for (name, lease) in &self.leases {
-            if lease.running {
-                continue;
-            }
-            let Some(node) = store.node(name) else {
-                continue;
-            };
-            if condition(&node, "Ready") == Some("Unknown") {
-                continue;
-            }
-            let Some(last) = self.last_renew(name, now, lease_period) else {
-                continue;
-            };
-            if seconds_between(now, last) > grace {
-                lost.push(name.clone());
-            }
-        }
-        for name in &lost {
-            let _ = store.update_node(name, |n| mark_unknown(n, now));
-            mark_pods_not_ready(store, name, now);
-        }
-        s.after(period(s.timing.node_monitor_period), Ev::NodeMonitorTick);
-        if lost.is_empty() {
-            "node monitor: all leases fresh".to_string()
-        } else {
-            format!("node monitor: {} stopped posting status", lost.join(", "))
+    /// `addPodEvictorForNewZone`: a new zone starts Initial with a full bucket at the normal
+    /// rate.
+    fn add_evictor_for_new_zone(&mut self, zone: &str, t: &Timing) {
+        if !self.zone_states.contains_key(zone) {
+            self.zone_states
+                .insert(zone.to_string(), ZoneState::Initial);
+            self.tainters.insert(
+                zone.to_string(),
+                RateLimitedTimedQueue::new(t.node_eviction_rate.0),
+            );
         }
     }
 
-    /// Whether a monitor tick still has something to do (a stopped kubelet whose node is not
-    /// Unknown yet).
+    fn tainter(&mut self, zone: &str, t: &Timing) -> &mut RateLimitedTimedQueue {
+        self.tainters
+            .entry(zone.to_string())
+            .or_insert_with(|| RateLimitedTimedQueue::new(t.node_eviction_rate.0))
+    }
+
+    /// `markNodeAsReachable`: both NoExecute condition taints off the node, and out of its
+    /// zone's queue.
+    fn mark_node_as_reachable(&mut self, store: &mut Store, name: &str, t: &Timing) -> bool {
+        let Some(node) = store.node(name) else {
+            return false;
+        };
+        let _ = store.update_node(name, remove_no_execute_taints);
+        self.tainter(&zone_key(&node), t).remove(name)
+    }
+
+    /// `markNodeForTainting`: queue the node for the NoExecute taint of its Ready `status`
+    /// (afresh when it lacks that taint).
+    fn mark_node_for_tainting(&mut self, node: &Node, status: &str, now: Timestamp, t: &Timing) {
+        let name = node.metadata.name.as_deref().unwrap_or_default();
+        let uid = node.metadata.uid.as_deref().unwrap_or_default();
+        let key = match status {
+            "False" => taints::NOT_READY,
+            _ => taints::UNREACHABLE,
+        };
+        let q = self.tainter(&zone_key(node), t);
+        if !has_taint(node, key, "NoExecute") {
+            q.remove(name);
+        }
+        q.add(name, uid, now);
+    }
+
+    /// `processTaintBaseEviction`, on the Ready status observed before this pass: a node with
+    /// the other NoExecute taint has it swapped at once; one without is queued for tainting;
+    /// a Ready node is untainted.
+    fn process_taint_base_eviction(
+        &mut self,
+        store: &mut Store,
+        name: &str,
+        observed: &str,
+        now: Timestamp,
+        t: &Timing,
+    ) {
+        let Some(node) = store.node(name) else {
+            return;
+        };
+        let (mine, other) = match observed {
+            "False" => (taints::NOT_READY, taints::UNREACHABLE),
+            "Unknown" => (taints::UNREACHABLE, taints::NOT_READY),
+            "True" => {
+                self.mark_node_as_reachable(store, name, t);
+                return;
+            }
+            _ => return,
+        };
+        if has_taint(&node, other, "NoExecute") {
+            let _ = store.update_node(name, |n| swap_no_execute_taint(n, mine, other, now));
+        } else {
+            self.mark_node_for_tainting(&node, observed, now, t);
+        }
+    }
+
+    /// `monitorNodeHealth`: new and removed nodes, stale Leases → conditions Unknown and pods
+    /// not Ready, NoExecute taints queued or removed, zone states and their rates.
+    pub(crate) fn monitor(&mut self, store: &mut Store, s: &mut Sched) -> String {
+        let now = s.now;
+        let t = s.timing;
+        let nodes: Vec<Arc<Node>> = store.objects().all_nodes().cloned().collect();
+        let mut notes = Vec::new();
+
+        // classifyNodes
+        let mut added = Vec::new();
+        for n in &nodes {
+            let name = n.metadata.name.as_deref().unwrap_or_default();
+            if !self.known.contains_key(name) {
+                added.push(n.clone());
+            } else {
+                self.add_evictor_for_new_zone(&zone_key(n), t);
+            }
+        }
+        let present: BTreeSet<&str> = nodes
+            .iter()
+            .filter_map(|n| n.metadata.name.as_deref())
+            .collect();
+        let deleted: Vec<(String, String)> = self
+            .known
+            .iter()
+            .filter(|(name, _)| !present.contains(name.as_str()))
+            .map(|(n, u)| (n.clone(), u.clone()))
+            .collect();
+        for n in &added {
+            let name = n.metadata.name.clone().unwrap_or_default();
+            let uid = n.metadata.uid.clone().unwrap_or_default();
+            record_node_event(
+                store,
+                &name,
+                &uid,
+                "RegisteredNode",
+                &format!("Registered Node {name} in Controller"),
+            );
+            self.add_evictor_for_new_zone(&zone_key(n), t);
+            self.known.insert(name.clone(), uid);
+            self.mark_node_as_reachable(store, &name, t);
+        }
+        if !added.is_empty() {
+            notes.push(format!("{} new", added.len()));
+        }
+        for (name, uid) in &deleted {
+            record_node_event(
+                store,
+                name,
+                uid,
+                "RemovingNode",
+                &format!("Removing Node {name} from Controller"),
+            );
+            self.known.remove(name);
+        }
+
+        // tryUpdateNodeHealth and what follows it, per node.
+        let mut zones: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        let mut lost = Vec::new();
+        for n in &nodes {
+            let name = n.metadata.name.clone().unwrap_or_default();
+            let observed = condition(n, "Ready").map(str::to_string);
+            let stale = observed.as_deref() != Some("Unknown")
+                && self
+                    .last_probe(&name, now, t.node_lease_period)
+                    .is_some_and(|last| seconds_between(now, last) > t.node_monitor_grace);
+            let current = if stale {
+                let _ = store.update_node(&name, |n| mark_unknown(n, now));
+                Some("Unknown".to_string())
+            } else {
+                observed.clone()
+            };
+            let excluded = n
+                .metadata
+                .labels
+                .as_ref()
+                .is_some_and(|l| l.contains_key(LABEL_EXCLUDE_DISRUPTION));
+            if !excluded {
+                let counts = zones.entry(zone_key(n)).or_default();
+                if current.as_deref() == Some("True") {
+                    counts.0 += 1;
+                } else {
+                    counts.1 += 1;
+                }
+            }
+            let (Some(current), Some(observed)) = (current, observed) else {
+                continue;
+            };
+            self.process_taint_base_eviction(store, &name, &observed, now, t);
+            if current != "True" && observed == "True" {
+                let uid = n.metadata.uid.as_deref().unwrap_or_default();
+                record_node_status_change(store, &name, uid, "NodeNotReady");
+                mark_pods_not_ready(store, &name, now);
+                lost.push(name);
+            }
+        }
+        if !lost.is_empty() {
+            notes.push(format!("{} stopped posting status", lost.join(", ")));
+        }
+        if let Some(note) = self.handle_disruption(&zones, &nodes, store, now, t) {
+            notes.push(note);
+        }
+        self.schedule_tainting_pass(s);
+        s.after(period(s.timing.node_monitor_period), Ev::NodeMonitorTick);
+        if notes.is_empty() {
+            "node monitor: all leases fresh".to_string()
+        } else {
+            format!("node monitor: {}", notes.join("; "))
+        }
+    }
+
+    /// `handleDisruption`: each zone's new state from its nodes' Ready conditions. When every
+    /// zone becomes fully disrupted, the controller assumes its own connectivity is at fault:
+    /// every node loses its NoExecute condition taints and no zone taints any more. When that
+    /// ends, the grace period restarts for every node and each zone gets its state's rate.
+    /// Otherwise a zone whose state changed gets its state's rate (`setLimiterInZone`).
+    fn handle_disruption(
+        &mut self,
+        zones: &BTreeMap<String, (usize, usize)>,
+        nodes: &[Arc<Node>],
+        store: &mut Store,
+        now: Timestamp,
+        t: &Timing,
+    ) -> Option<String> {
+        let mut new_states = BTreeMap::new();
+        let mut all_are_fully_disrupted = true;
+        for (zone, (ready, not_ready)) in zones {
+            let state = compute_zone_state(*ready, *not_ready, t.unhealthy_zone_threshold.0);
+            if state != ZoneState::FullDisruption {
+                all_are_fully_disrupted = false;
+            }
+            new_states.insert(zone.clone(), state);
+            self.zone_states
+                .entry(zone.clone())
+                .or_insert(ZoneState::Initial);
+        }
+        // Upstream walks a Go map and stops at the first zone not fully disrupted, dropping
+        // the zones without nodes it met before; we walk in key order (R-SIM-1).
+        let mut all_were_fully_disrupted = true;
+        let keys: Vec<String> = self.zone_states.keys().cloned().collect();
+        for k in keys {
+            if !zones.contains_key(&k) {
+                self.zone_states.remove(&k);
+                continue;
+            }
+            if self.zone_states.get(&k) != Some(&ZoneState::FullDisruption) {
+                all_were_fully_disrupted = false;
+                break;
+            }
+        }
+        if all_are_fully_disrupted && all_were_fully_disrupted {
+            return None;
+        }
+        let size = |k: &str| zones.get(k).map_or(0, |(r, n)| r + n);
+        if all_are_fully_disrupted {
+            for n in nodes {
+                let name = n.metadata.name.as_deref().unwrap_or_default();
+                self.mark_node_as_reachable(store, name, t);
+            }
+            let keys: Vec<String> = self.zone_states.keys().cloned().collect();
+            for k in keys {
+                self.tainter(&k, t).swap_limiter(0.0, now);
+                self.zone_states.insert(k, ZoneState::FullDisruption);
+            }
+            return Some("every zone fully disrupted: NoExecute tainting stopped".into());
+        }
+        if all_were_fully_disrupted {
+            for l in self.leases.values_mut() {
+                l.probe_reset = Some(now);
+            }
+            let keys: Vec<String> = self.zone_states.keys().cloned().collect();
+            for k in keys {
+                if let Some(state) = new_states.get(&k).copied() {
+                    self.set_limiter_in_zone(&k, size(&k), state, now, t);
+                    self.zone_states.insert(k, state);
+                }
+            }
+            return Some("some zone has a Ready node: NoExecute tainting resumes".into());
+        }
+        let mut changed = Vec::new();
+        let keys: Vec<String> = self.zone_states.keys().cloned().collect();
+        for k in keys {
+            // A zone kept by the early stop above has no new state; upstream's zero value
+            // matches no case of setLimiterInZone, so it is left alone.
+            let Some(state) = new_states.get(&k).copied() else {
+                continue;
+            };
+            if self.zone_states.get(&k) == Some(&state) {
+                continue;
+            }
+            self.set_limiter_in_zone(&k, size(&k), state, now, t);
+            self.zone_states.insert(k.clone(), state);
+            changed.push(format!("zone {:?} {}", k.replace('\0', ""), state.as_str()));
+        }
+        (!changed.is_empty()).then(|| changed.join(", "))
+    }
+
+    /// `setLimiterInZone`: the zone's tainting rate for its state.
+    fn set_limiter_in_zone(
+        &mut self,
+        zone: &str,
+        zone_size: usize,
+        state: ZoneState,
+        now: Timestamp,
+        t: &Timing,
+    ) {
+        let qps = match state {
+            ZoneState::Normal => t.node_eviction_rate.0,
+            ZoneState::PartialDisruption => reduced_qps(zone_size, t),
+            ZoneState::FullDisruption => healthy_qps(zone_size, t),
+            ZoneState::Initial => return,
+        };
+        self.tainter(zone, t).swap_limiter(qps, now);
+    }
+
+    /// `doNoExecuteTaintingPass`: each zone (in key order) taints its due nodes while its
+    /// bucket gives tokens. A node Ready again is dropped; one without a Ready condition is
+    /// retried in 50 ms.
+    pub(crate) fn tainting_pass(
+        &mut self,
+        at: Timestamp,
+        store: &mut Store,
+        s: &mut Sched,
+    ) -> String {
+        if self.tainting_pass_at != Some(at) {
+            return "stale tainting pass".into();
+        }
+        self.tainting_pass_at = None;
+        let now = s.now;
+        let mut tainted = Vec::new();
+        for q in self.tainters.values_mut() {
+            q.try_process(now, |name| {
+                let Some(node) = store.node(name) else {
+                    return (true, 0.0);
+                };
+                let (add, other) = match condition(&node, "Ready") {
+                    None => return (false, 0.05),
+                    Some("False") => (taints::NOT_READY, taints::UNREACHABLE),
+                    Some("Unknown") => (taints::UNREACHABLE, taints::NOT_READY),
+                    Some(_) => return (true, 0.0),
+                };
+                let _ = store.update_node(name, |n| swap_no_execute_taint(n, add, other, now));
+                tainted.push(format!("{name} {add}:NoExecute"));
+                (true, 0.0)
+            });
+        }
+        self.schedule_tainting_pass(s);
+        if tainted.is_empty() {
+            "NoExecute tainting pass: nothing due".into()
+        } else {
+            format!("NoExecute tainting pass: {}", tainted.join(", "))
+        }
+    }
+
+    /// Makes sure a tainting pass runs at the first 100 ms tick at which some zone's queue
+    /// can make progress (upstream polls every 100 ms; we wake only when something is due).
+    fn schedule_tainting_pass(&mut self, s: &mut Sched) {
+        let now = s.now;
+        let Some(due) = self.tainters.values().filter_map(|q| q.next_due(now)).min() else {
+            return;
+        };
+        let at = tainting_tick(due, now);
+        if self
+            .tainting_pass_at
+            .is_some_and(|cur| cur <= at && cur > now)
+        {
+            return;
+        }
+        self.tainting_pass_at = Some(at);
+        s.at(at, Ev::NoExecuteTaintingPass { at });
+    }
+
+    /// Whether a monitor tick or a tainting pass still has something to do: a stopped kubelet
+    /// whose node is not Unknown yet, a node to register or forget, a node whose NoExecute
+    /// taints its Ready condition will change, or a zone queue whose bucket will let a node
+    /// through.
     pub(crate) fn has_pending_work(&self, store: &Store) -> bool {
-        self.leases.iter().any(|(name, l)| {
+        if self
+            .tainters
+            .values()
+            .any(|q| !q.queue.is_empty() && q.limiter.qps > 0.0)
+        {
+            return true;
+        }
+        if self.leases.iter().any(|(name, l)| {
             !l.running
                 && store
                     .node(name)
                     .is_some_and(|n| condition(&n, "Ready") != Some("Unknown"))
-        })
+        }) {
+            return true;
+        }
+        let mut count = 0;
+        for n in store.objects().all_nodes() {
+            count += 1;
+            let name = n.metadata.name.as_deref().unwrap_or_default();
+            if !self.known.contains_key(name) {
+                return true;
+            }
+            let queued = || {
+                self.tainters
+                    .get(&zone_key(n))
+                    .is_some_and(|q| q.set.contains(name))
+            };
+            let pending = match condition(n, "Ready") {
+                Some("True") => {
+                    has_taint(n, taints::NOT_READY, "NoExecute")
+                        || has_taint(n, taints::UNREACHABLE, "NoExecute")
+                }
+                Some("False") => has_taint(n, taints::UNREACHABLE, "NoExecute") || !queued(),
+                Some("Unknown") => has_taint(n, taints::NOT_READY, "NoExecute") || !queued(),
+                _ => false,
+            };
+            if pending {
+                return true;
+            }
+        }
+        count != self.known.len()
     }
+}
+
+/// `RecordNodeStatusChange`: "Node X status is now: …" on the node.
+fn record_node_status_change(store: &mut Store, name: &str, uid: &str, new_status: &str) {
+    store.record_event_with_own_uid(
+        node_reference(name, uid),
+        "Normal",
+        new_status,
+        format!("Node {name} status is now: {new_status}"),
+        COMPONENT,
+    );
 }
 
 const UNKNOWN_CONDITIONS: [&str; 4] = ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"];
@@ -340,28 +1038,36 @@ fn mark_unknown(node: &mut Node, now: Timestamp) {
     }
 }
 
-/// `MarkPodsNotReady`: every pod on the node gets Ready=False.
+/// `MarkPodsNotReady`: every pod on the node whose Ready condition is not False gets it False,
+/// and a `NodeNotReady` warning "Node is not ready".
 fn mark_pods_not_ready(store: &mut Store, node: &str, now: Timestamp) {
     for p in store.pods_on_node(node) {
-        let key = pod_key(&p);
-        store.mutate_pod(&key, |p| {
+        let changes = p
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref())
+            .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status != "False"));
+        if !changes {
+            continue;
+        }
+        store.mutate_pod(&pod_key(&p), |p| {
             let ready = p
                 .status
-                .as_ref()
-                .and_then(|s| s.conditions.as_ref())
-                .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"));
-            if ready {
-                set_condition(
-                    p,
-                    PodCondition {
-                        type_: "Ready".into(),
-                        status: "False".into(),
-                        last_transition_time: Some(Time(now)),
-                        ..Default::default()
-                    },
-                );
+                .as_mut()
+                .and_then(|s| s.conditions.as_mut())
+                .and_then(|cs| cs.iter_mut().find(|c| c.type_ == "Ready"));
+            if let Some(c) = ready {
+                c.status = "False".into();
+                c.last_transition_time = Some(Time(now));
             }
         });
+        store.record_event_with_own_uid(
+            reference("Pod", "v1", &p.metadata),
+            "Warning",
+            "NodeNotReady",
+            "Node is not ready".into(),
+            COMPONENT,
+        );
     }
 }
 
@@ -387,27 +1093,36 @@ mod tests {
         }
     }
 
-    #[test]
-    fn unknown_gets_unreachable_taints_and_ready_clears_them() {
-        let now = Timestamp::UNIX_EPOCH;
-        let mut n = node_with("Unknown", false);
-        assert!(reconcile(&mut n, now));
-        assert_eq!(
-            current(&n),
-            vec![
-                (taints::UNREACHABLE.to_string(), "NoSchedule".to_string()),
-                (taints::UNREACHABLE.to_string(), "NoExecute".to_string())
-            ]
-        );
-        n.status = node_with("True", false).status;
-        assert!(reconcile(&mut n, now));
-        assert!(current(&n).is_empty());
-        assert!(!reconcile(&mut n, now));
+    fn at(secs: f64) -> Timestamp {
+        Timestamp::from_nanosecond((secs * 1e9).round() as i128).unwrap()
     }
 
     #[test]
-    fn cordon_adds_unschedulable_and_user_taints_stay() {
-        let now = Timestamp::UNIX_EPOCH;
+    fn do_no_schedule_tainting_pass_gives_unknown_the_unreachable_taint_and_ready_clears_it() {
+        let mut n = node_with("Unknown", false);
+        assert!(reconcile(&mut n));
+        assert_eq!(
+            current(&n),
+            vec![(taints::UNREACHABLE.to_string(), "NoSchedule".to_string())]
+        );
+        n.status = node_with("True", false).status;
+        assert!(reconcile(&mut n));
+        assert!(current(&n).is_empty());
+        assert!(!reconcile(&mut n));
+    }
+
+    /// The NoSchedule pass leaves NoExecute taints to `doNoExecuteTaintingPass`.
+    #[test]
+    fn do_no_schedule_tainting_pass_leaves_no_execute_taints_alone() {
+        let mut n = node_with("True", false);
+        swap_no_execute_taint(&mut n, taints::UNREACHABLE, taints::NOT_READY, at(1.0));
+        assert!(!needs_reconcile(&n));
+        assert!(!reconcile(&mut n));
+        assert!(has_taint(&n, taints::UNREACHABLE, "NoExecute"));
+    }
+
+    #[test]
+    fn do_no_schedule_tainting_pass_adds_unschedulable_on_cordon_and_user_taints_stay() {
         let mut n = node_with("True", true);
         n.spec.as_mut().unwrap().taints = Some(vec![Taint {
             key: "k42".into(),
@@ -415,9 +1130,151 @@ mod tests {
             effect: "NoSchedule".into(),
             time_added: None,
         }]);
-        assert!(reconcile(&mut n, now));
+        assert!(reconcile(&mut n));
         let ts = n.spec.as_ref().unwrap().taints.as_ref().unwrap();
         assert_eq!(ts.len(), 2);
         assert!(ts.iter().any(|t| t.key == taints::UNSCHEDULABLE));
+    }
+
+    /// `SwapNodeControllerTaint`: the new taint stamped now, the opposite one gone; re-adding
+    /// one already there restamps it in place (`AddOrUpdateTaint`).
+    #[test]
+    fn swap_node_controller_taint_makes_not_ready_and_unreachable_exclusive() {
+        let mut n = node_with("Unknown", false);
+        swap_no_execute_taint(&mut n, taints::NOT_READY, taints::UNREACHABLE, at(1.0));
+        swap_no_execute_taint(&mut n, taints::UNREACHABLE, taints::NOT_READY, at(2.0));
+        let ts = n.spec.as_ref().unwrap().taints.clone().unwrap();
+        assert_eq!(ts.len(), 1);
+        assert_eq!(ts[0].key, taints::UNREACHABLE);
+        assert_eq!(ts[0].time_added, Some(Time(at(2.0))));
+        swap_no_execute_taint(&mut n, taints::UNREACHABLE, taints::NOT_READY, at(3.0));
+        let ts = n.spec.as_ref().unwrap().taints.clone().unwrap();
+        assert_eq!(ts[0].time_added, Some(Time(at(3.0))));
+        remove_no_execute_taints(&mut n);
+        assert_eq!(n.spec.as_ref().unwrap().taints, None);
+    }
+
+    #[test]
+    fn get_zone_key_is_empty_without_labels_and_joins_region_and_zone() {
+        let mut n = node_with("True", false);
+        assert_eq!(zone_key(&n), "");
+        n.metadata.labels = Some(sort::map([(
+            "topology.kubernetes.io/zone".to_string(),
+            "a".to_string(),
+        )]));
+        assert_eq!(zone_key(&n), ":\0:a");
+        let labels = n.metadata.labels.as_mut().unwrap();
+        labels.insert("topology.kubernetes.io/region".into(), "r".into());
+        labels.insert("failure-domain.beta.kubernetes.io/zone".into(), "b".into());
+        assert_eq!(zone_key(&n), "r:\0:b", "the beta label wins");
+    }
+
+    #[test]
+    fn compute_zone_state_full_partial_and_normal() {
+        use ZoneState::*;
+        assert_eq!(compute_zone_state(0, 1, 0.55), FullDisruption);
+        assert_eq!(compute_zone_state(0, 0, 0.55), Normal, "an empty zone");
+        // More than two not Ready, and at least 55 % of the zone.
+        assert_eq!(compute_zone_state(2, 3, 0.55), PartialDisruption);
+        assert_eq!(compute_zone_state(3, 3, 0.55), Normal, "50 %");
+        assert_eq!(compute_zone_state(1, 2, 0.55), Normal, "67 % but only two");
+        assert_eq!(
+            compute_zone_state(45, 55, 0.55),
+            PartialDisruption,
+            "exactly 55 %"
+        );
+    }
+
+    #[test]
+    fn reduced_qps_func_is_the_secondary_rate_above_the_large_cluster_threshold_else_zero() {
+        let t = Timing::default();
+        assert_eq!(reduced_qps(51, &t), 0.01);
+        assert_eq!(reduced_qps(50, &t), 0.0);
+        assert_eq!(healthy_qps(3, &t), 0.1, "HealthyQPSFunc");
+    }
+
+    /// `NewTokenBucketRateLimiter(0.1, 1)`: full at first, then one token every 10 s.
+    #[test]
+    fn rate_limited_timed_queue_try_lets_one_node_through_per_token() {
+        let mut q = RateLimitedTimedQueue::new(0.1);
+        for name in ["c", "a", "b"] {
+            assert!(q.add(name, "uid", at(0.0)));
+        }
+        assert!(!q.add("a", "uid", at(0.0)), "already queued");
+        let mut seen = Vec::new();
+        for secs in [0.0, 0.1, 9.9, 10.0, 15.0, 20.0, 30.0] {
+            q.try_process(at(secs), |v| {
+                seen.push((secs, v.to_string()));
+                (true, 0.0)
+            });
+        }
+        assert_eq!(
+            seen,
+            vec![
+                (0.0, "a".to_string()),
+                (10.0, "b".to_string()),
+                (20.0, "c".to_string())
+            ]
+        );
+        assert!(
+            !q.add("a", "uid", at(31.0)),
+            "processed values stay in the set"
+        );
+        assert!(q.remove("a"));
+        assert!(q.add("a", "uid", at(31.0)));
+        assert_eq!(q.next_due(at(31.0)), Some(at(31.0)));
+    }
+
+    #[test]
+    fn rate_limited_timed_queue_try_retries_a_value_after_its_wait() {
+        let mut q = RateLimitedTimedQueue::new(10.0);
+        q.add("a", "uid", at(0.0));
+        q.try_process(at(0.0), |_| (false, 0.05));
+        assert_eq!(
+            q.head().map(|(t, _)| t),
+            Some(plus(at(0.0), 0.05) + std::time::Duration::from_nanos(1))
+        );
+        let mut n = 0;
+        q.try_process(at(0.2), |_| {
+            n += 1;
+            (true, 0.0)
+        });
+        assert_eq!(n, 1);
+        assert!(q.queue.is_empty());
+    }
+
+    /// `SwapLimiter`: 0 stops the queue (and the never-limiter reports 1); a new bucket starts
+    /// empty when the old one had no token.
+    #[test]
+    fn rate_limited_timed_queue_swap_limiter_drains_the_new_bucket_when_the_old_was_empty() {
+        let mut q = RateLimitedTimedQueue::new(0.1);
+        q.add("a", "uid", at(0.0));
+        q.add("b", "uid", at(0.0));
+        q.try_process(at(0.0), |_| (true, 0.0));
+        q.swap_limiter(0.0, at(1.0));
+        assert_eq!(q.next_due(at(1.0)), None, "never");
+        assert_eq!(q.limiter.reported_qps(), 1.0);
+        q.swap_limiter(0.5, at(2.0));
+        assert_eq!(
+            q.next_due(at(2.0)),
+            Some(at(4.0)),
+            "drained: a token in 2 s"
+        );
+        let mut q = RateLimitedTimedQueue::new(0.1);
+        q.add("a", "uid", at(0.0));
+        q.swap_limiter(0.01, at(0.0));
+        assert_eq!(
+            q.next_due(at(0.0)),
+            Some(at(0.0)),
+            "the old bucket was full"
+        );
+    }
+
+    #[test]
+    fn do_no_execute_tainting_pass_runs_on_the_next_100_ms_tick() {
+        assert_eq!(tainting_tick(at(5.0), at(5.0)), at(5.1));
+        assert_eq!(tainting_tick(at(15.0), at(5.1)), at(15.0));
+        assert_eq!(tainting_tick(at(15.03), at(5.1)), at(15.1));
+        assert_eq!(tainting_tick(at(1.0), at(5.25)), at(5.3));
     }
 }

@@ -369,8 +369,11 @@ impl EventLog {
 /// events left pod names as they were.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum UidStream {
+    /// The generator that names pods (the events recorded before kubelet events existed).
     Names,
-    Kubelet,
+    /// The events' own generator (kubelet and node-controller events), so recording them
+    /// leaves pod names as they were.
+    Events,
 }
 
 /// The virtual API server's storage.
@@ -1113,6 +1116,28 @@ impl Store {
         );
     }
 
+    /// An event of a component whose events came after pod names were pinned (the node
+    /// lifecycle controller's `RegisteredNode`, `NodeNotReady` …): recorded as
+    /// [`Store::record_event`] does, with its uid from the events' own stream.
+    pub(crate) fn record_event_with_own_uid(
+        &mut self,
+        involved: ObjectReference,
+        type_: &str,
+        reason: &str,
+        message: String,
+        component: &str,
+    ) {
+        self.emit(
+            involved,
+            type_,
+            reason,
+            message,
+            component,
+            None,
+            UidStream::Events,
+        );
+    }
+
     /// A kubelet's Normal event about a pod's container (`involved` has its `fieldPath`):
     /// source `kubelet` on `node`, as `kubectl get events -o wide` shows it.
     pub(crate) fn record_kubelet_event(
@@ -1151,7 +1176,7 @@ impl Store {
             message,
             "kubelet",
             Some(node),
-            UidStream::Kubelet,
+            UidStream::Events,
         );
     }
 
