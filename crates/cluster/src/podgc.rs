@@ -3,15 +3,20 @@
 //! marked Failed with a `DisruptionTarget` condition (`DeletionByPodGC`) and force-deleted
 //! (`gcOrphaned`, `markFailedAndDeletePodWithCondition`). Beyond `terminatedPodThreshold`
 //! (12 500) terminated pods, the oldest are deleted, evicted ones first (`gcTerminated`).
+//! Terminating pods on NotReady nodes tainted `node.kubernetes.io/out-of-service` (non-graceful
+//! node shutdown: their kubelet will never finish them) are marked Failed and force-deleted
+//! (`gcTerminating`, `podgc/gc_controller.go`).
 //!
 //! Owns the quarantine clock per vanished node; knows nothing of owners or controllers.
 
-use k8s_openapi::api::core::v1::{Pod, PodCondition};
+use k8s_openapi::api::core::v1::{Node, Pod, PodCondition};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff::Timestamp;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::engine::{period, seconds_between, Ev, Sched};
+use crate::scheduler::pod_key;
 use crate::store::Store;
 
 /// `--terminated-pod-gc-threshold`'s default.
@@ -67,6 +72,9 @@ fn gc_terminated(store: &mut Store, now: Timestamp, threshold: usize) -> Vec<Str
         .collect()
 }
 
+/// `v1.TaintNodeOutOfService`: an administrator's word that the node is shut down for good.
+const TAINT_NODE_OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
+
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PodGc {
     /// Vanished node → first tick that saw it missing.
@@ -87,12 +95,77 @@ fn orphan_nodes(store: &Store) -> Vec<String> {
         .collect()
 }
 
+/// `IsNodeReady`: the Ready condition is True.
+fn is_node_ready(node: &Node) -> bool {
+    node.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+}
+
+fn out_of_service(node: &Node) -> bool {
+    node.spec
+        .as_ref()
+        .and_then(|s| s.taints.as_ref())
+        .is_some_and(|ts| ts.iter().any(|t| t.key == TAINT_NODE_OUT_OF_SERVICE))
+}
+
+/// `gcTerminating`'s pods: terminating, on a node that is not Ready and carries the
+/// out-of-service taint (any effect), in `byEvictionAndCreationTimestamp` order (evicted
+/// first, then oldest, then by name).
+fn terminating_out_of_service(store: &Store) -> Vec<Arc<Pod>> {
+    let mut pods = Vec::new();
+    for name in store.nodes_with_pods() {
+        let Some(node) = store.node(name) else {
+            continue;
+        };
+        if is_node_ready(&node) || !out_of_service(&node) {
+            continue;
+        }
+        pods.extend(
+            store
+                .pods_on_node(name)
+                .into_iter()
+                .filter(|p| p.metadata.deletion_timestamp.is_some()),
+        );
+    }
+    let evicted = |p: &Pod| {
+        p.status.as_ref().is_some_and(|s| {
+            s.phase.as_deref() == Some("Failed") && s.reason.as_deref() == Some("Evicted")
+        })
+    };
+    sort::sort_by(&mut pods, |a, b| {
+        evicted(b)
+            .cmp(&evicted(a))
+            .then_with(|| {
+                let t = |p: &Pod| p.metadata.creation_timestamp.clone().map(|t| t.0);
+                t(a).cmp(&t(b))
+            })
+            .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+    });
+    pods
+}
+
 impl PodGc {
     pub(crate) fn tick(&mut self, store: &mut Store, s: &mut Sched) -> String {
         let now = s.now;
+        // `gc` runs gcTerminated, gcTerminating, then gcOrphaned.
+        let mut deleted = gc_terminated(store, now, TERMINATED_POD_THRESHOLD);
+        // gcTerminating: `markFailedAndDeletePod` (phase Failed, then delete with grace 0).
+        for p in terminating_out_of_service(store) {
+            let ns = p.metadata.namespace.clone().unwrap_or_default();
+            let name = p.metadata.name.clone().unwrap_or_default();
+            if !controller::pod_util::is_pod_terminal(&p) {
+                store.mutate_pod(&pod_key(&p), |p| {
+                    p.status.get_or_insert_with(Default::default).phase = Some("Failed".into());
+                });
+            }
+            if store.remove_pod(&ns, &name).is_some() {
+                deleted.push(name);
+            }
+        }
         let missing = orphan_nodes(store);
         self.missing_since.retain(|n, _| missing.contains(n));
-        let mut deleted = Vec::new();
         for node in missing {
             let since = *self.missing_since.entry(node.clone()).or_insert(now);
             if seconds_between(now, since) >= s.timing.pod_gc_quarantine {
@@ -103,7 +176,6 @@ impl PodGc {
                 }
             }
         }
-        deleted.extend(gc_terminated(store, now, TERMINATED_POD_THRESHOLD));
         s.after(period(s.timing.pod_gc_period), Ev::PodGcTick);
         if deleted.is_empty() {
             "pod GC: nothing to collect".to_string()
@@ -129,9 +201,10 @@ impl PodGc {
         Some((since, at))
     }
 
-    /// Pods on vanished nodes still wait for collection.
+    /// Pods on vanished nodes, or terminating on out-of-service nodes, still wait for
+    /// collection.
     pub(crate) fn has_pending_work(&self, store: &Store) -> bool {
-        !orphan_nodes(store).is_empty()
+        !orphan_nodes(store).is_empty() || !terminating_out_of_service(store).is_empty()
     }
 }
 

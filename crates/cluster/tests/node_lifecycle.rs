@@ -375,3 +375,51 @@ fn default_toleration_seconds_evicts_a_bare_pod_300_s_after_the_unreachable_tain
         .unwrap()
         .starts_with("agent-"));
 }
+
+fn pods_on(c: &Cluster, node: &str) -> Vec<String> {
+    c.pods()
+        .iter()
+        .filter(|p| controller::pod_util::node_name(p) == node)
+        .filter_map(|p| p.metadata.name.clone())
+        .collect()
+}
+
+/// Non-graceful node shutdown: once the node is NotReady and tainted
+/// `node.kubernetes.io/out-of-service:NoExecute`, the taint manager and the DaemonSet
+/// controller delete its pods, and pod GC (`gcTerminating`) force-deletes them, since no
+/// kubelet will finish them. Without the taint they stay terminating.
+#[test]
+fn gc_terminating_force_deletes_terminating_pods_on_a_not_ready_out_of_service_node() {
+    let mut c = kind_cluster(12);
+    start_ds(&mut c, &Busybox::new("agent"));
+    c.apply(bare_pod("web", "worker2")).unwrap();
+    c.apply(bare_pod("db", "worker3")).unwrap();
+    assert!(c.settle(secs(30.0)));
+    c.stop_node("worker2").unwrap();
+    c.stop_node("worker3").unwrap();
+    assert!(c.run_until(
+        |c| unknown(c, "worker2") && unknown(c, "worker3"),
+        secs(70.0)
+    ));
+    c.delete_pod("default", "db").unwrap();
+    c.advance(secs(10.0));
+    set_taints(
+        &mut c,
+        "worker2",
+        vec![taint(
+            "node.kubernetes.io/out-of-service",
+            "nodeshutdown",
+            "NoExecute",
+        )],
+    );
+    let tainted = c.elapsed_seconds();
+    assert!(c.run_until(|c| pods_on(c, "worker2").is_empty(), secs(25.0)));
+    let took = c.elapsed_seconds() - tainted;
+    assert!(took <= 20.5, "collected {took:.2} s after the taint");
+    // worker3 has no out-of-service taint: its deleted pod waits for a kubelet.
+    c.advance(secs(60.0));
+    let db = c.pod("default", "db").expect("still terminating");
+    assert!(db.metadata.deletion_timestamp.is_some());
+    // The DaemonSet does not come back to worker2: it does not tolerate the taint.
+    assert!(pods_on(&c, "worker2").is_empty());
+}
