@@ -225,6 +225,7 @@ const MOMENTS = {
   'rollback-without-restarts': 25, // just after the undo: all up to date, the stuck pod replaced
   'node-joins-and-leaves': 40, // worker5 deleted, its pod still bound, waiting for pod GC
   'node-kubelet-stops': 60, // worker2 unreachable and tainted, agent wants 3
+  'zone-outage-rate-limited-taints': 75, // zone-a dark, two of its nodes NoExecute-tainted so far
   'bad-rollout-undo': 40, // the wave stopped on one node's crash-looping pod
   'image-pull-backoff': 120, // version 3's pod in ImagePullBackOff on one node
   'readiness-never-passes': 30, // a Running pod that never becomes ready holds the wave

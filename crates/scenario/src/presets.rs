@@ -31,6 +31,7 @@ pub const ALL: &[Preset] = presets![
     "rollback-without-restarts",
     "node-joins-and-leaves",
     "node-kubelet-stops",
+    "zone-outage-rate-limited-taints",
     "bad-rollout-undo",
     "image-pull-backoff",
     "readiness-never-passes",

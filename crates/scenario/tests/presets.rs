@@ -46,6 +46,7 @@ fn the_library_holds_the_issue_list_with_the_default_first() {
         "rollback-without-restarts",
         "node-joins-and-leaves",
         "node-kubelet-stops",
+        "zone-outage-rate-limited-taints",
         "failed-pod-backoff",
         "toleration-seconds-evict-loop",
         "node-too-small",
