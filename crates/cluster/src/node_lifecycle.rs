@@ -621,25 +621,35 @@ impl NodeLifecycle {
     }
 
     /// `markNodeAsReachable`: both NoExecute condition taints off the node, and out of its
-    /// zone's queue.
-    fn mark_node_as_reachable(&mut self, store: &mut Store, name: &str, t: &Timing) -> bool {
-        let Some(node) = store.node(name) else {
-            return false;
-        };
-        let _ = store.update_node(name, remove_no_execute_taints);
-        self.tainter(&zone_key(&node), t).remove(name)
+    /// zone's queue. `node` is the node as listed (its zone key `zone`).
+    fn mark_node_as_reachable(&mut self, store: &mut Store, node: &Node, zone: &str) -> bool {
+        let name = node.metadata.name.as_deref().unwrap_or_default();
+        // `RemoveTaintOffNode` writes only when a taint is there.
+        if has_taint(node, taints::NOT_READY, "NoExecute")
+            || has_taint(node, taints::UNREACHABLE, "NoExecute")
+        {
+            let _ = store.update_node(name, remove_no_execute_taints);
+        }
+        self.tainters.get_mut(zone).is_some_and(|q| q.remove(name))
     }
 
     /// `markNodeForTainting`: queue the node for the NoExecute taint of its Ready `status`
     /// (afresh when it lacks that taint).
-    fn mark_node_for_tainting(&mut self, node: &Node, status: &str, now: Timestamp, t: &Timing) {
+    fn mark_node_for_tainting(
+        &mut self,
+        node: &Node,
+        zone: &str,
+        status: &str,
+        now: Timestamp,
+        t: &Timing,
+    ) {
         let name = node.metadata.name.as_deref().unwrap_or_default();
         let uid = node.metadata.uid.as_deref().unwrap_or_default();
         let key = match status {
             "False" => taints::NOT_READY,
             _ => taints::UNREACHABLE,
         };
-        let q = self.tainter(&zone_key(node), t);
+        let q = self.tainter(zone, t);
         if !has_taint(node, key, "NoExecute") {
             q.remove(name);
         }
@@ -652,59 +662,64 @@ impl NodeLifecycle {
     fn process_taint_base_eviction(
         &mut self,
         store: &mut Store,
-        name: &str,
+        node: &Node,
+        zone: &str,
         observed: &str,
         now: Timestamp,
         t: &Timing,
     ) {
-        let Some(node) = store.node(name) else {
-            return;
-        };
         let (mine, other) = match observed {
             "False" => (taints::NOT_READY, taints::UNREACHABLE),
             "Unknown" => (taints::UNREACHABLE, taints::NOT_READY),
             "True" => {
-                self.mark_node_as_reachable(store, name, t);
+                self.mark_node_as_reachable(store, node, zone);
                 return;
             }
             _ => return,
         };
-        if has_taint(&node, other, "NoExecute") {
+        if has_taint(node, other, "NoExecute") {
+            let name = node.metadata.name.as_deref().unwrap_or_default();
             let _ = store.update_node(name, |n| swap_no_execute_taint(n, mine, other, now));
         } else {
-            self.mark_node_for_tainting(&node, observed, now, t);
+            self.mark_node_for_tainting(node, zone, observed, now, t);
         }
     }
 
     /// `monitorNodeHealth`: new and removed nodes, stale Leases → conditions Unknown and pods
-    /// not Ready, NoExecute taints queued or removed, zone states and their rates.
+    /// not Ready, NoExecute taints queued or removed, zone states and their rates. It runs
+    /// every 5 s over every node, so a node that needs nothing costs no allocation.
     pub(crate) fn monitor(&mut self, store: &mut Store, s: &mut Sched) -> String {
         let now = s.now;
         let t = s.timing;
         let nodes: Vec<Arc<Node>> = store.objects().all_nodes().cloned().collect();
+        let zone_keys: Vec<String> = nodes.iter().map(|n| zone_key(n)).collect();
         let mut notes = Vec::new();
 
         // classifyNodes
         let mut added = Vec::new();
-        for n in &nodes {
+        for (i, n) in nodes.iter().enumerate() {
             let name = n.metadata.name.as_deref().unwrap_or_default();
             if !self.known.contains_key(name) {
-                added.push(n.clone());
+                added.push(i);
             } else {
-                self.add_evictor_for_new_zone(&zone_key(n), t);
+                self.add_evictor_for_new_zone(&zone_keys[i], t);
             }
         }
-        let present: BTreeSet<&str> = nodes
-            .iter()
-            .filter_map(|n| n.metadata.name.as_deref())
-            .collect();
-        let deleted: Vec<(String, String)> = self
-            .known
-            .iter()
-            .filter(|(name, _)| !present.contains(name.as_str()))
-            .map(|(n, u)| (n.clone(), u.clone()))
-            .collect();
-        for n in &added {
+        let deleted: Vec<(String, String)> = if self.known.len() + added.len() != nodes.len() {
+            let present: BTreeSet<&str> = nodes
+                .iter()
+                .filter_map(|n| n.metadata.name.as_deref())
+                .collect();
+            self.known
+                .iter()
+                .filter(|(name, _)| !present.contains(name.as_str()))
+                .map(|(n, u)| (n.clone(), u.clone()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for &i in &added {
+            let n = &nodes[i];
             let name = n.metadata.name.clone().unwrap_or_default();
             let uid = n.metadata.uid.clone().unwrap_or_default();
             record_node_event(
@@ -714,9 +729,9 @@ impl NodeLifecycle {
                 "RegisteredNode",
                 &format!("Registered Node {name} in Controller"),
             );
-            self.add_evictor_for_new_zone(&zone_key(n), t);
-            self.known.insert(name.clone(), uid);
-            self.mark_node_as_reachable(store, &name, t);
+            self.add_evictor_for_new_zone(&zone_keys[i], t);
+            self.known.insert(name, uid);
+            self.mark_node_as_reachable(store, n, &zone_keys[i]);
         }
         if !added.is_empty() {
             notes.push(format!("{} new", added.len()));
@@ -733,20 +748,20 @@ impl NodeLifecycle {
         }
 
         // tryUpdateNodeHealth and what follows it, per node.
-        let mut zones: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        let mut zones: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         let mut lost = Vec::new();
-        for n in &nodes {
-            let name = n.metadata.name.clone().unwrap_or_default();
-            let observed = condition(n, "Ready").map(str::to_string);
-            let stale = observed.as_deref() != Some("Unknown")
+        for (n, zone) in nodes.iter().zip(&zone_keys) {
+            let name = n.metadata.name.as_deref().unwrap_or_default();
+            let observed = condition(n, "Ready");
+            let stale = observed != Some("Unknown")
                 && self
-                    .last_probe(&name, now, t.node_lease_period)
+                    .last_probe(name, now, t.node_lease_period)
                     .is_some_and(|last| seconds_between(now, last) > t.node_monitor_grace);
             let current = if stale {
-                let _ = store.update_node(&name, |n| mark_unknown(n, now));
-                Some("Unknown".to_string())
+                let _ = store.update_node(name, |n| mark_unknown(n, now));
+                Some("Unknown")
             } else {
-                observed.clone()
+                observed
             };
             let excluded = n
                 .metadata
@@ -754,8 +769,8 @@ impl NodeLifecycle {
                 .as_ref()
                 .is_some_and(|l| l.contains_key(LABEL_EXCLUDE_DISRUPTION));
             if !excluded {
-                let counts = zones.entry(zone_key(n)).or_default();
-                if current.as_deref() == Some("True") {
+                let counts = zones.entry(zone.as_str()).or_default();
+                if current == Some("True") {
                     counts.0 += 1;
                 } else {
                     counts.1 += 1;
@@ -764,18 +779,18 @@ impl NodeLifecycle {
             let (Some(current), Some(observed)) = (current, observed) else {
                 continue;
             };
-            self.process_taint_base_eviction(store, &name, &observed, now, t);
+            self.process_taint_base_eviction(store, n, zone, observed, now, t);
             if current != "True" && observed == "True" {
                 let uid = n.metadata.uid.as_deref().unwrap_or_default();
-                record_node_status_change(store, &name, uid, "NodeNotReady");
-                mark_pods_not_ready(store, &name, now);
+                record_node_status_change(store, name, uid, "NodeNotReady");
+                mark_pods_not_ready(store, name, now);
                 lost.push(name);
             }
         }
         if !lost.is_empty() {
             notes.push(format!("{} stopped posting status", lost.join(", ")));
         }
-        if let Some(note) = self.handle_disruption(&zones, &nodes, store, now, t) {
+        if let Some(note) = self.handle_disruption(&zones, &nodes, &zone_keys, store, now, t) {
             notes.push(note);
         }
         self.schedule_tainting_pass(s);
@@ -794,30 +809,43 @@ impl NodeLifecycle {
     /// Otherwise a zone whose state changed gets its state's rate (`setLimiterInZone`).
     fn handle_disruption(
         &mut self,
-        zones: &BTreeMap<String, (usize, usize)>,
+        zones: &BTreeMap<&str, (usize, usize)>,
         nodes: &[Arc<Node>],
+        zone_keys: &[String],
         store: &mut Store,
         now: Timestamp,
         t: &Timing,
     ) -> Option<String> {
-        let mut new_states = BTreeMap::new();
+        let mut new_states: BTreeMap<&str, ZoneState> = BTreeMap::new();
         let mut all_are_fully_disrupted = true;
         for (zone, (ready, not_ready)) in zones {
             let state = compute_zone_state(*ready, *not_ready, t.unhealthy_zone_threshold.0);
             if state != ZoneState::FullDisruption {
                 all_are_fully_disrupted = false;
             }
-            new_states.insert(zone.clone(), state);
-            self.zone_states
-                .entry(zone.clone())
-                .or_insert(ZoneState::Initial);
+            new_states.insert(zone, state);
+            if !self.zone_states.contains_key(*zone) {
+                self.zone_states
+                    .insert(zone.to_string(), ZoneState::Initial);
+            }
+        }
+        // In a steady state nothing below changes anything: say so without allocating.
+        if !all_are_fully_disrupted
+            && self.zone_states.len() == new_states.len()
+            && self
+                .zone_states
+                .iter()
+                .zip(&new_states)
+                .all(|((k, v), (nk, nv))| k == nk && v == nv)
+        {
+            return None;
         }
         // Upstream walks a Go map and stops at the first zone not fully disrupted, dropping
         // the zones without nodes it met before; we walk in key order (R-SIM-1).
         let mut all_were_fully_disrupted = true;
         let keys: Vec<String> = self.zone_states.keys().cloned().collect();
         for k in keys {
-            if !zones.contains_key(&k) {
+            if !zones.contains_key(k.as_str()) {
                 self.zone_states.remove(&k);
                 continue;
             }
@@ -831,9 +859,11 @@ impl NodeLifecycle {
         }
         let size = |k: &str| zones.get(k).map_or(0, |(r, n)| r + n);
         if all_are_fully_disrupted {
-            for n in nodes {
-                let name = n.metadata.name.as_deref().unwrap_or_default();
-                self.mark_node_as_reachable(store, name, t);
+            for (n, zone) in nodes.iter().zip(zone_keys) {
+                let fresh = n.metadata.name.as_deref().and_then(|name| store.node(name));
+                if let Some(fresh) = fresh {
+                    self.mark_node_as_reachable(store, &fresh, zone);
+                }
             }
             let keys: Vec<String> = self.zone_states.keys().cloned().collect();
             for k in keys {
@@ -848,7 +878,7 @@ impl NodeLifecycle {
             }
             let keys: Vec<String> = self.zone_states.keys().cloned().collect();
             for k in keys {
-                if let Some(state) = new_states.get(&k).copied() {
+                if let Some(state) = new_states.get(k.as_str()).copied() {
                     self.set_limiter_in_zone(&k, size(&k), state, now, t);
                     self.zone_states.insert(k, state);
                 }
@@ -860,7 +890,7 @@ impl NodeLifecycle {
         for k in keys {
             // A zone kept by the early stop above has no new state; upstream's zero value
             // matches no case of setLimiterInZone, so it is left alone.
-            let Some(state) = new_states.get(&k).copied() else {
+            let Some(state) = new_states.get(k.as_str()).copied() else {
                 continue;
             };
             if self.zone_states.get(&k) == Some(&state) {
