@@ -505,6 +505,68 @@ impl Cluster {
         Ok(())
     }
 
+    /// `pod fail --reason OutOfcpu|OutOfmemory` (`resource` is `cpu` or `memory`): the node's
+    /// allocatable `resource` drops to just below what its pods request (a raised
+    /// `kube-reserved`, applied by a kubelet restart), and the kubelet, admitting its pods
+    /// again, rejects this one (`predicateAdmitHandler.Admit`: `InsufficientResourceError`,
+    /// reason `OutOfcpu`; `rejectPod`). The node keeps the smaller allocatable, so the
+    /// scheduler finds no room for a replacement, as on a real cluster.
+    pub fn reject_pod(&mut self, ns: &str, name: &str, resource: &str) -> Result<(), ApiError> {
+        let pod = self.running_pod(ns, name, "fail")?;
+        let node = controller::pod_util::node_name(&pod).to_string();
+        let amount = |p: &Pod| {
+            let (cpu, mem) = crate::scheduler::requests(p);
+            if resource == "cpu" {
+                cpu
+            } else {
+                mem
+            }
+        };
+        let requested = amount(&pod);
+        if requested <= 0 {
+            return Err(ApiError::BadRequest(format!(
+                "pod {name:?} requests no {resource}, so no kubelet rejects it for want of \
+                 {resource}\n  hint: give the template resources.requests.{resource}, or use \
+                 `pod fail {name}` (eviction)"
+            )));
+        }
+        let used: i128 = self
+            .store
+            .pods_on_node(&node)
+            .iter()
+            .filter(|p| p.metadata.uid != pod.metadata.uid)
+            .filter(|p| !controller::pod_util::is_pod_terminal(p))
+            .map(|p| amount(p))
+            .sum();
+        // Go's InsufficientResourceError prints MilliValue() for cpu and Value() for the rest.
+        let (unit, scale) = if resource == "cpu" {
+            (1, "m")
+        } else {
+            (1000, "")
+        };
+        let whole = |milli: i128| (milli + unit - 1) / unit;
+        let (req, used) = (whole(requested), whole(used));
+        let capacity = used + req - 1;
+        self.store.update_node(&node, |n| {
+            let st = n.status.get_or_insert_with(Default::default);
+            st.allocatable
+                .get_or_insert_with(Default::default)
+                .insert(resource.to_string(), Quantity(format!("{capacity}{scale}")));
+        })?;
+        let message = format!(
+            "Node didn't have enough resource: {resource}, requested: {req}, used: {used}, \
+             capacity: {capacity}"
+        );
+        self.kubelet.reject(
+            &pod_key(&pod),
+            &format!("OutOf{resource}"),
+            message,
+            &mut self.store,
+        );
+        self.dispatch();
+        Ok(())
+    }
+
     /// A pod that a kubelet runs, for `pod crash|fail` (`verb`); otherwise why not.
     fn running_pod(&self, ns: &str, name: &str, verb: &str) -> Result<Arc<Pod>, ApiError> {
         let pod = self

@@ -1220,19 +1220,10 @@ impl Kubelet {
     /// (`evictPod`): its containers are killed, phase Failed, reason Evicted, a DisruptionTarget
     /// condition and an `Evicted` event. This is how a DaemonSet pod becomes Failed.
     pub(crate) fn fail(&mut self, key: &PodKey, store: &mut Store) {
-        let Some(pod) = store.pod_by_key(key) else {
+        let Some(pod) = self.stop_work(key, store) else {
             return;
         };
         let node = node_name(&pod).to_string();
-        if let Some(w) = self.work.get_mut(&key.uid) {
-            for c in &mut w.ctrs {
-                c.ticking = [false; 3];
-                c.phase = CPhase::Exited;
-                c.run += 1;
-            }
-            w.starting = false;
-            w.resync_gen += 1;
-        }
         let used: Vec<String> = main_containers(&pod)
             .iter()
             .map(|c| {
@@ -1253,80 +1244,142 @@ impl Kubelet {
             message.clone(),
             &node,
         );
-        if phase(&pod) == "Running" {
-            for c in main_containers(&pod) {
-                store.record_kubelet_event(
-                    container_ref(&pod, "containers", c),
-                    "Killing",
-                    format!("Stopping container {}", c.name),
-                    &node,
-                );
-            }
-        }
-        let now = store.now;
-        store.mutate_pod(key, |p| {
-            // Containers that had not started yet exit at once with the pod; the kubelet
-            // reports each as it finds it.
-            let unstarted = p
-                .status
-                .as_ref()
-                .is_none_or(|st| st.container_statuses.as_ref().is_none_or(Vec::is_empty));
-            if unstarted {
-                let statuses = new_container_statuses(p, None);
-                p.status
-                    .get_or_insert_with(Default::default)
-                    .container_statuses = Some(statuses);
-            }
-            let st = p.status.get_or_insert_with(Default::default);
-            st.phase = Some("Failed".into());
-            st.reason = Some("Evicted".into());
-            st.message = Some(message.clone());
-            for cs in st.container_statuses.iter_mut().flatten() {
-                let started = cs
-                    .state
-                    .as_ref()
-                    .and_then(|s| s.running.as_ref())
-                    .and_then(|r| r.started_at.clone());
-                // Killed (SIGKILL) if it ran; one that never ran is reported as
-                // `convertToAPIContainerStatuses` reports a container missing from a terminal pod.
-                let (reason, message) = match &started {
-                    Some(_) => ("Error", None),
-                    None => (
-                        "ContainerStatusUnknown",
-                        Some(
-                            "The container could not be located when the pod was terminated".into(),
-                        ),
-                    ),
-                };
-                cs.ready = false;
-                cs.started = Some(false);
-                cs.state = Some(ContainerState {
-                    terminated: Some(ContainerStateTerminated {
-                        exit_code: 137,
-                        reason: Some(reason.into()),
-                        message,
-                        started_at: started,
-                        finished_at: Some(Time(now)),
-                        container_id: cs.container_id.clone(),
-                        ..Default::default()
-                    }),
-                    ..Default::default()
-                });
-            }
-            set_condition(
-                p,
-                PodCondition {
-                    type_: "DisruptionTarget".into(),
-                    status: "True".into(),
-                    reason: Some("TerminationByKubelet".into()),
-                    message: Some(message.clone()),
-                    last_transition_time: Some(Time(now)),
-                    ..Default::default()
-                },
-            );
-            set_ready(p, false, now);
-        });
+        record_killing(&pod, &node, store);
+        let condition = PodCondition {
+            type_: "DisruptionTarget".into(),
+            status: "True".into(),
+            reason: Some("TerminationByKubelet".into()),
+            message: Some(message.clone()),
+            last_transition_time: Some(Time(store.now)),
+            ..Default::default()
+        };
+        terminal_status(key, "Evicted", message, Some(condition), store);
     }
+
+    /// `pod fail --reason OutOfcpu|OutOfmemory`: the kubelet rejects the pod when it admits it
+    /// again (`HandlePodAdditions` → `canAdmitPod` → `rejectPod`), as after a restart that
+    /// found less allocatable than its pods request: a Warning event with the predicate's
+    /// reason and message, phase Failed, reason `OutOf…`, message `Pod was rejected: …`, and
+    /// its containers killed. No DisruptionTarget condition: `rejectPod` sets none.
+    pub(crate) fn reject(
+        &mut self,
+        key: &PodKey,
+        reason: &str,
+        message: String,
+        store: &mut Store,
+    ) {
+        let Some(pod) = self.stop_work(key, store) else {
+            return;
+        };
+        let node = node_name(&pod).to_string();
+        store.record_kubelet_warning(
+            reference("Pod", "v1", &pod.metadata),
+            reason,
+            message.clone(),
+            &node,
+        );
+        record_killing(&pod, &node, store);
+        terminal_status(
+            key,
+            reason,
+            format!("Pod was rejected: {message}"),
+            None,
+            store,
+        );
+    }
+
+    /// The pod's containers stop for good (its work ends); the pod as it is now.
+    fn stop_work(&mut self, key: &PodKey, store: &Store) -> Option<Arc<Pod>> {
+        let pod = store.pod_by_key(key)?;
+        if let Some(w) = self.work.get_mut(&key.uid) {
+            for c in &mut w.ctrs {
+                c.ticking = [false; 3];
+                c.phase = CPhase::Exited;
+                c.run += 1;
+            }
+            w.starting = false;
+            w.resync_gen += 1;
+        }
+        Some(pod)
+    }
+}
+
+/// `Killing` "Stopping container X" for each container of a running pod the kubelet stops.
+fn record_killing(pod: &Pod, node: &str, store: &mut Store) {
+    if phase(pod) == "Running" {
+        for c in main_containers(pod) {
+            store.record_kubelet_event(
+                container_ref(pod, "containers", c),
+                "Killing",
+                format!("Stopping container {}", c.name),
+                node,
+            );
+        }
+    }
+}
+
+/// A pod the kubelet ends: phase Failed with `reason` and `message`, each container terminated
+/// (137 if it ran), `condition` if any, and not Ready.
+fn terminal_status(
+    key: &PodKey,
+    reason: &str,
+    message: String,
+    condition: Option<PodCondition>,
+    store: &mut Store,
+) {
+    let now = store.now;
+    store.mutate_pod(key, |p| {
+        // Containers that had not started yet exit at once with the pod; the kubelet
+        // reports each as it finds it.
+        let unstarted = p
+            .status
+            .as_ref()
+            .is_none_or(|st| st.container_statuses.as_ref().is_none_or(Vec::is_empty));
+        if unstarted {
+            let statuses = new_container_statuses(p, None);
+            p.status
+                .get_or_insert_with(Default::default)
+                .container_statuses = Some(statuses);
+        }
+        let st = p.status.get_or_insert_with(Default::default);
+        st.phase = Some("Failed".into());
+        st.reason = Some(reason.into());
+        st.message = Some(message.clone());
+        for cs in st.container_statuses.iter_mut().flatten() {
+            let started = cs
+                .state
+                .as_ref()
+                .and_then(|s| s.running.as_ref())
+                .and_then(|r| r.started_at.clone());
+            // Killed (SIGKILL) if it ran; one that never ran is reported as
+            // `convertToAPIContainerStatuses` reports a container missing from a terminal pod.
+            let (reason, message) = match &started {
+                Some(_) => ("Error", None),
+                None => (
+                    "ContainerStatusUnknown",
+                    Some("The container could not be located when the pod was terminated".into()),
+                ),
+            };
+            cs.ready = false;
+            cs.started = Some(false);
+            cs.state = Some(ContainerState {
+                terminated: Some(ContainerStateTerminated {
+                    exit_code: 137,
+                    reason: Some(reason.into()),
+                    message,
+                    started_at: started,
+                    finished_at: Some(Time(now)),
+                    container_id: cs.container_id.clone(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            });
+        }
+        if let Some(c) = condition {
+            set_condition(p, c);
+        }
+        set_ready(p, false, now);
+    });
 }
 
 /// What `EnsureImageExists` found.

@@ -265,7 +265,7 @@ fn tolerated(p: &Pod, taint: &Taint) -> bool {
 
 /// Requests (cpu milli, memory milli-bytes) of a pod: containers summed, init containers as
 /// their maximum.
-fn requests(p: &Pod) -> (i128, i128) {
+pub(crate) fn requests(p: &Pod) -> (i128, i128) {
     let Some(spec) = p.spec.as_ref() else {
         return (0, 0);
     };

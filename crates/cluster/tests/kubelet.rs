@@ -464,6 +464,89 @@ fn pod_fail_is_an_eviction_with_a_disruption_target_condition() {
     assert!(events(&c, "Evicted").iter().any(|(t, _, _)| t == "Warning"));
 }
 
+/// `predicateAdmitHandler.Admit` → `InsufficientResourceError` → `rejectPod`: the pod fails
+/// with reason `OutOfcpu` and "Pod was rejected: …", a Warning event carries the predicate's
+/// message, there is no DisruptionTarget condition, and the node keeps its smaller
+/// allocatable, so the scheduler cannot place the replacement.
+#[test]
+fn reject_pod_out_of_cpu_as_predicate_admit_handler_and_reject_pod_do() {
+    let mut c = kind_cluster(23);
+    c.apply(daemon_set(
+        "agent",
+        "        image: busybox:1.36\n        command: [\"sleep\", \"infinity\"]\n        resources:\n          requests: {cpu: 250m, memory: 64Mi}\n",
+    ))
+    .unwrap();
+    c.advance(secs(5.0));
+    let name = pod_on(&c, "worker")
+        .and_then(|p| p.metadata.name.clone())
+        .unwrap();
+    c.reject_pod("default", &name, "cpu").unwrap();
+    let p = c.pod("default", &name).unwrap();
+    let st = p.status.clone().unwrap();
+    let message = "Node didn't have enough resource: cpu, requested: 250, used: 0, capacity: 249";
+    assert_eq!(st.phase.as_deref(), Some("Failed"));
+    assert_eq!(st.reason.as_deref(), Some("OutOfcpu"));
+    assert_eq!(st.message, Some(format!("Pod was rejected: {message}")));
+    assert!(st
+        .conditions
+        .unwrap_or_default()
+        .iter()
+        .all(|c| c.type_ != "DisruptionTarget"));
+    assert_eq!(
+        events(&c, "OutOfcpu"),
+        vec![("Warning".to_string(), message.to_string(), 1)]
+    );
+    let allocatable = c
+        .node("worker")
+        .unwrap()
+        .status
+        .clone()
+        .unwrap()
+        .allocatable
+        .unwrap();
+    assert_eq!(allocatable["cpu"].0, "249m");
+    // The controller replaces the failed pod; the scheduler finds no room for it.
+    assert!(c.run_until(|c| c.pod("default", &name).is_none(), secs(5.0)));
+    c.advance(secs(3.0));
+    let replacement = c
+        .pods()
+        .into_iter()
+        .find(|p| {
+            p.spec
+                .as_ref()
+                .and_then(|s| s.affinity.as_ref())
+                .is_some_and(|a| format!("{a:?}").contains("\"worker\""))
+        })
+        .expect("a replacement for worker");
+    assert_eq!(
+        replacement.status.as_ref().and_then(|s| s.phase.as_deref()),
+        Some("Pending")
+    );
+    assert!(events(&c, "FailedScheduling")
+        .iter()
+        .any(|(_, m, _)| m.contains("1 Insufficient cpu")));
+    // A pod that requests no memory cannot be rejected for it.
+    let other = pod_on(&c, "worker2")
+        .and_then(|p| p.metadata.name.clone())
+        .unwrap();
+    assert!(c.reject_pod("default", &other, "memory").is_ok());
+    let mut c2 = kind_cluster(23);
+    c2.apply(daemon_set(
+        "bare",
+        "        image: busybox:1.36\n        command: [\"sleep\", \"infinity\"]\n",
+    ))
+    .unwrap();
+    c2.advance(secs(5.0));
+    let bare = pod_on(&c2, "worker")
+        .and_then(|p| p.metadata.name.clone())
+        .unwrap();
+    let err = c2
+        .reject_pod("default", &bare, "cpu")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("requests no cpu"), "{err}");
+}
+
 #[test]
 fn generate_api_pod_status_reports_a_deleted_pod_terminal_before_it_is_removed() {
     let mut c = kind_cluster(21);

@@ -342,7 +342,7 @@ fn simulation_verb(cmd: &str, names: &BTreeMap<&str, &str>) -> String {
             "{cmd}\nBy hand: make that pod's container exit, e.g. `kubectl exec POD -- kill 1`\nfor a process that handles SIGTERM; the kubelet restarts it. Pod names differ on a real\ncluster: find it with `kubectl get pods -o wide`."
         )),
         ["pod", "fail", ..] => comment(&format!(
-            "{cmd}\nBy hand: a daemon pod fails when its kubelet evicts it under node pressure (memory,\ndisk); kubectl cannot do that. Pod names differ on a real cluster: find it with\n`kubectl get pods -o wide`."
+            "{cmd}\nBy hand: a daemon pod fails when its kubelet evicts it under node pressure (memory,\ndisk), or rejects it at admission (OutOfcpu: raise kube-reserved and restart the kubelet);\nkubectl cannot do that. Pod names differ on a real cluster: find it with\n`kubectl get pods -o wide`."
         )),
         _ => comment(&format!("{cmd}\nNot a kubectl command or a known simulation verb; skipped.")),
     }

@@ -229,11 +229,13 @@ pub fn run_line(session: &mut Session, line: &str) -> LineResult {
     }
 }
 
-const POD_USAGE: &str = "error: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [-n NAMESPACE]";
+const POD_USAGE: &str = "error: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [--reason Evicted|OutOfcpu|OutOfmemory] [-n NAMESPACE]";
 
-/// `pod crash|fail POD|--node NODE [-n NAMESPACE] [--exit-code N]`: a pod's container exits
-/// once (crash; the kubelet restarts it), or the kubelet evicts the pod (fail). With `--node`,
-/// every running pod bound to the node (pod names are random, so scripts name the node).
+/// `pod crash|fail POD|--node NODE [-n NAMESPACE] [--exit-code N] [--reason R]`: a pod's
+/// container exits once (crash; the kubelet restarts it), or the kubelet fails the pod: evicts
+/// it for memory pressure (`--reason Evicted`, the default) or rejects it at admission for want
+/// of cpu or memory (`OutOfcpu`, `OutOfmemory`). With `--node`, every running pod bound to the
+/// node (pod names are random, so scripts name the node).
 fn run_pod_verb(session: &mut Session, words: &[String]) -> LineResult {
     let Some((verb, rest)) = words.split_first() else {
         return fail(POD_USAGE);
@@ -244,6 +246,7 @@ fn run_pod_verb(session: &mut Session, words: &[String]) -> LineResult {
         _ => return fail(POD_USAGE),
     };
     let (mut pod, mut node, mut ns, mut code) = (None, None, "default".to_string(), 1i32);
+    let mut reject: Option<&str> = None;
     let mut it = rest.iter();
     while let Some(w) = it.next() {
         let w = w.as_str();
@@ -266,18 +269,33 @@ fn run_pod_verb(session: &mut Session, words: &[String]) -> LineResult {
                     )
                 }
             },
+            "--reason" if !crash => match value().as_deref() {
+                Some("Evicted") => reject = None,
+                Some("OutOfcpu") => reject = Some("cpu"),
+                Some("OutOfmemory") => reject = Some("memory"),
+                other => {
+                    return fail(format!(
+                        "error: unknown --reason {:?}\n  hint: Evicted (node memory pressure), OutOfcpu or OutOfmemory (rejected at admission)",
+                        other.unwrap_or("")
+                    ))
+                }
+            },
             f if f.starts_with('-') => return fail(format!("error: unknown flag {f:?}\n  hint: {}", &POD_USAGE[7..])),
             _ if pod.is_none() => pod = Some(w.to_string()),
             _ => return fail(POD_USAGE),
         }
     }
     let act = |session: &mut Session, name: &str| {
-        let r = if crash {
-            session.cluster.crash_pod(&ns, name, code)
-        } else {
-            session.cluster.fail_pod(&ns, name)
+        let r = match (crash, reject) {
+            (true, _) => session.cluster.crash_pod(&ns, name, code),
+            (false, None) => session.cluster.fail_pod(&ns, name),
+            (false, Some(resource)) => session.cluster.reject_pod(&ns, name, resource),
         };
-        let done = if crash { "crashed" } else { "evicted" };
+        let done = match (crash, reject) {
+            (true, _) => "crashed",
+            (false, None) => "evicted",
+            (false, Some(_)) => "rejected",
+        };
         r.map(|_| format!("pod/{name} {done}\n"))
     };
     match (pod, node) {

@@ -253,7 +253,7 @@ fn bad_script_lines_fail_with_kubectl_like_messages() {
         (
             "pod fail without a name",
             "pod fail",
-            "error: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [-n NAMESPACE]",
+            "error: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [--reason Evicted|OutOfcpu|OutOfmemory] [-n NAMESPACE]",
         ),
         (
             "pod fail of an unknown pod",
@@ -318,12 +318,22 @@ fn bad_script_lines_fail_with_kubectl_like_messages() {
         (
             "pod with an unknown sub-verb",
             "pod restart x",
-            "error: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [-n NAMESPACE]",
+            "error: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [--reason Evicted|OutOfcpu|OutOfmemory] [-n NAMESPACE]",
         ),
         (
             "pod fail with an unknown flag",
             "pod fail x --exit-code 3",
-            "error: unknown flag \"--exit-code\"\n  hint: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [-n NAMESPACE]",
+            "error: unknown flag \"--exit-code\"\n  hint: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [--reason Evicted|OutOfcpu|OutOfmemory] [-n NAMESPACE]",
+        ),
+        (
+            "pod fail with an unknown reason",
+            "pod fail x --reason OOMKilled",
+            "error: unknown --reason \"OOMKilled\"\n  hint: Evicted (node memory pressure), OutOfcpu or OutOfmemory (rejected at admission)",
+        ),
+        (
+            "pod crash does not take a reason",
+            "pod crash x --reason OutOfcpu",
+            "error: unknown flag \"--reason\"\n  hint: usage: pod crash POD|--node NODE [--exit-code N] [-n NAMESPACE] | pod fail POD|--node NODE [--reason Evicted|OutOfcpu|OutOfmemory] [-n NAMESPACE]",
         ),
         (
             "delete with an unsupported field selector",
