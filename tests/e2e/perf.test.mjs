@@ -64,9 +64,10 @@ test('page weight and cold load', async () => {
   console.log(`# total gzip: ${(total / 1024).toFixed(1)} KiB (${total} bytes) over ${loaded.length} files`);
   console.log(`# navigation → first rendered cluster (cold cache): ${firstCluster.toFixed(0)} ms`);
   assert.ok(loaded.length > 0);
-  // The budget (issue 4): everything the page loads, 600 KB gzipped. Deterministic: the same
+  // The budget (issue 4, raised to 660 KB as the developers' guide allows; the same figure as
+  // `cargo xtask size`'s BUDGET): everything the page loads, gzipped. Deterministic: the same
   // build gives the same bytes.
-  assert.ok(total <= 600_000, `the page loads ${total} bytes gzipped, over the 600,000-byte budget`);
+  assert.ok(total <= 660_000, `the page loads ${total} bytes gzipped, over the 660,000-byte budget`);
   await context.close();
 });
 

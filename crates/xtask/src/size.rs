@@ -13,8 +13,11 @@ use crate::ensure;
 use crate::pipeline;
 use crate::util::{banner, note, Result};
 
-/// Everything the page loads, gzipped, in bytes (1 KB = 1,000 bytes).
-pub const BUDGET: u64 = 600_000;
+/// Everything the page loads, gzipped, in bytes (1 KB = 1,000 bytes). 600 KB until stop 22,
+/// raised to the 660 KB the developers' guide allows when failing workloads, node-lifecycle
+/// zones and course mode took the page to 610.7 KB; the structural fix (a slimmer object
+/// model, or a second wasm module loaded on first use) is its own issue.
+pub const BUDGET: u64 = 660_000;
 
 /// One file of `dist/`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,7 +173,7 @@ mod tests {
             entry("app_bg.wasm", 2_000_000, 700_000),
             entry("app.js", 30_000, 7_000),
         ];
-        let (table, over) = report(&mut entries, BUDGET);
+        let (table, over) = report(&mut entries, 600_000);
         let names: Vec<&str> = table
             .lines()
             .map(|l| l.split_whitespace().next().unwrap_or(""))
