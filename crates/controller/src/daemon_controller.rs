@@ -1223,7 +1223,11 @@ impl DaemonSetsController {
         if should.should_continue_running {
             // R-MAN-3
             running.clear();
-            for pod in daemon_pods {
+            // `range daemonPods`: the pod lister's order (a Go map's).
+            let visit = self
+                .order
+                .visit_keyed(Site::PodsOnNode, node_name, daemon_pods.len());
+            for pod in visit.map(|i| &daemon_pods[i]) {
                 let (deleting, phase) = facts.deleting_and_phase(pod);
                 if deleting {
                     continue;
@@ -1320,7 +1324,10 @@ impl DaemonSetsController {
         }
         if exists {
             // R-MAN-2
-            for pod in daemon_pods {
+            let visit = self
+                .order
+                .visit_keyed(Site::PodsOnNode, node_name, daemon_pods.len());
+            for pod in visit.map(|i| &daemon_pods[i]) {
                 if !facts.deleting(pod) {
                     pods_to_delete.push(pod.metadata.name.clone().unwrap_or_default());
                 }

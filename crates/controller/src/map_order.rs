@@ -33,6 +33,9 @@ pub enum Site {
     UnscheduledPodsWithoutNode,
     /// `rollingUpdate`: `range nodeToDaemonPods` (with the empty entries of desired nodes).
     RollingUpdate,
+    /// `podsShouldBeOnNode`'s `range daemonPods`: one node's pods, in the pod lister's (Go
+    /// map) order, which decides the order of its FailedDaemonPod events and deletions.
+    PodsOnNode,
 }
 
 impl Site {
@@ -41,6 +44,7 @@ impl Site {
             Site::NodeList => 0x6e6f_6465_6c69_7374,
             Site::UnscheduledPodsWithoutNode => 0x756e_7363_6865_6475,
             Site::RollingUpdate => 0x726f_6c6c_696e_6775,
+            Site::PodsOnNode => 0x706f_6473_6f6e_6e6f,
         }
     }
 }
@@ -70,15 +74,52 @@ impl MapOrder {
 
     /// Reorders `items` as [`permutation`](Self::permutation) would visit them.
     pub fn shuffle<T>(self, site: Site, items: &mut [T]) {
+        self.shuffle_keyed(site, 0, items);
+    }
+
+    /// The order to visit the `n` items of one entry of a map of lists (`key` names the
+    /// entry, e.g. a node), each entry drawn independently, as a list built from a Go map's
+    /// `range` is. The identity for fewer than two items, without allocating.
+    pub fn visit_keyed(self, site: Site, key: &str, n: usize) -> Visit {
+        if n < 2 || self.is_listed() {
+            return Visit::Listed(0..n);
+        }
+        // FNV-1a of the key: a stable per-entry stream.
+        let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let mut order: Vec<usize> = (0..n).collect();
+        self.shuffle_keyed(site, hash, &mut order);
+        Visit::Shuffled(order.into_iter())
+    }
+
+    fn shuffle_keyed<T>(self, site: Site, key: u64, items: &mut [T]) {
         let MapOrder::Seeded(seed) = self else {
             return;
         };
-        let mut state = seed ^ site.salt();
+        let mut state = seed ^ site.salt() ^ key.rotate_left(17);
         // Fisher–Yates, each index from a fresh 64-bit draw (the bias of `% (i + 1)` is below
         // 2^-40 for any list a cluster holds).
         for i in (1..items.len()).rev() {
             let j = (splitmix64(&mut state) % (i as u64 + 1)) as usize;
             items.swap(i, j);
+        }
+    }
+}
+
+/// Indices in the order [`MapOrder::visit_keyed`] visits them.
+#[derive(Debug)]
+pub enum Visit {
+    Listed(std::ops::Range<usize>),
+    Shuffled(std::vec::IntoIter<usize>),
+}
+
+impl Iterator for Visit {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Visit::Listed(r) => r.next(),
+            Visit::Shuffled(it) => it.next(),
         }
     }
 }
@@ -111,6 +152,34 @@ mod tests {
         assert_ne!(
             seed.permutation(Site::NodeList, 50),
             seed.permutation(Site::RollingUpdate, 50)
+        );
+    }
+
+    #[test]
+    fn each_node_of_a_map_of_lists_draws_its_own_order() {
+        let seed = MapOrder::Seeded(3);
+        let a: Vec<usize> = seed.visit_keyed(Site::PodsOnNode, "worker", 6).collect();
+        assert_eq!(
+            a,
+            seed.visit_keyed(Site::PodsOnNode, "worker", 6)
+                .collect::<Vec<_>>()
+        );
+        let differs = (0..20).any(|i| {
+            seed.visit_keyed(Site::PodsOnNode, &format!("worker{i}"), 6)
+                .collect::<Vec<_>>()
+                != a
+        });
+        assert!(differs);
+        assert_eq!(
+            MapOrder::Listed
+                .visit_keyed(Site::PodsOnNode, "worker", 3)
+                .collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
+        assert_eq!(
+            seed.visit_keyed(Site::PodsOnNode, "w", 1)
+                .collect::<Vec<_>>(),
+            vec![0]
         );
     }
 
