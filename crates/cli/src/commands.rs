@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use controller::controller_ref::get_controller_of;
 use controller::pod_util::{is_pod_ready, node_name, phase};
 use controller::DaemonPodPredicate;
-use scenario::{Check, Failure, Outcome, Scenario, Step};
+use scenario::{Failure, Outcome, Scenario, Step};
 use serde::Serialize;
 
 use crate::args::{closest, OutputFormat};
@@ -81,22 +81,11 @@ fn with_nodes(s: &mut Scenario, nodes: &NodesArg) -> Result<(), CliError> {
     Ok(())
 }
 
-fn expectation(check: &Check) -> String {
-    match check {
-        Check::Equals(s) => format!("equals {s:?}"),
-        Check::Contains(s) => format!("contains {s:?}"),
-    }
-}
-
 /// `presets/x.yaml:42:5: expect `…` equals "4", observed "3"`
 fn failure_line(file: &str, f: &Failure) -> String {
     format!(
         "{file}:{}:{}: expect `{}` {}, observed {:?}",
-        f.line,
-        f.column,
-        f.command,
-        expectation(&f.expected),
-        f.observed
+        f.line, f.column, f.command, f.expected, f.observed
     )
 }
 
@@ -123,12 +112,12 @@ fn transcript(s: &Scenario, out: &Outcome) -> String {
         }
         if let Step::Expect { check, .. } = &line.step {
             if r.ok {
-                let _ = writeln!(text, "expect {}: ok", expectation(check));
+                let _ = writeln!(text, "expect {}: ok", check);
             } else {
                 let _ = writeln!(
                     text,
                     "expect {}: FAILED, observed {:?}",
-                    expectation(check),
+                    check,
                     r.output.trim()
                 );
             }
@@ -227,6 +216,32 @@ fn scenario_files(arg: &str) -> Result<Vec<String>, CliError> {
         .collect())
 }
 
+/// Tests one scenario or lesson file: the expectations that held, and a line per failure.
+fn test_file(file: &str, nodes: &NodesArg) -> Result<(usize, Vec<String>), CliError> {
+    let text = read_text(file)?;
+    let (mut s, lesson) = scenario::lesson::parse_with_lesson(file, &text)?;
+    with_nodes(&mut s, nodes)?;
+    match lesson {
+        None => {
+            let out = scenario::run(&s, false)?;
+            let failures = out.failures.iter().map(|f| failure_line(file, f));
+            Ok((out.passed, failures.collect()))
+        }
+        Some(lesson) => {
+            let lesson_file = scenario::LessonFile {
+                scenario: s,
+                lesson,
+            };
+            let out = scenario::lesson::test_lesson(&lesson_file)?;
+            let failures = out
+                .failures
+                .iter()
+                .map(|f| format!("{file}:{}:{}: {}", f.line, f.column, f.message));
+            Ok((out.passed, failures.collect()))
+        }
+    }
+}
+
 /// `dsplay test DIR|FILE…`
 pub fn test(paths: &[String], nodes: &NodesArg) -> Result<Verdict, CliError> {
     let mut passed = 0;
@@ -243,13 +258,12 @@ pub fn test(paths: &[String], nodes: &NodesArg) -> Result<Verdict, CliError> {
             }
         };
         for file in files {
-            let outcome = load_with_nodes(&file, nodes).and_then(|s| Ok(scenario::run(&s, false)?));
-            match outcome {
-                Ok(out) => {
-                    passed += out.passed;
-                    failed += out.failures.len();
-                    for f in &out.failures {
-                        let _ = writeln!(report, "{}", failure_line(&file, f));
+            match test_file(&file, nodes) {
+                Ok((p, failures)) => {
+                    passed += p;
+                    failed += failures.len();
+                    for f in failures {
+                        let _ = writeln!(report, "{f}");
                     }
                 }
                 Err(e) => {
