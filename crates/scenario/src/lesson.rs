@@ -309,7 +309,11 @@ fn parse_ask(ctx: &Ctx, path: &str, v: &Value) -> Result<Ask, ScenarioError> {
     let answer = ctx.string(answer, &answer_path, "answer")?;
     let Some(answer) = choices.iter().position(|c| *c == answer) else {
         let options: Vec<&str> = choices.iter().map(String::as_str).collect();
-        let hint = match closest(&answer, &options) {
+        // A near miss is worth naming only for a word, not for "3" against "2".
+        let near = (answer.chars().count() > 3)
+            .then(|| closest(&answer, &options))
+            .flatten();
+        let hint = match near {
             Some(c) => format!("did you mean {c:?}? The answer is the text of one of the choices"),
             None => format!(
                 "the answer is the text of one of the choices: {}",
