@@ -349,8 +349,8 @@ fn test_lesson_passes_the_good_lesson() {
     assert_eq!(out.passed, 1);
 }
 
-/// The lessons the page offers: named after their ids (`?lesson=ID`), each with at least one
-/// prediction and one task.
+/// The lessons the page offers: every file of `lessons/` embedded, named after its id
+/// (`?lesson=ID`), each with at least one prediction and one task.
 #[test]
 fn shipped_lessons_are_named_by_id_and_ask_and_task() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
@@ -362,6 +362,12 @@ fn shipped_lessons_are_named_by_id_and_ask_and_task() {
         }
         let name = path.file_stem().and_then(|s| s.to_str()).expect("name");
         let text = std::fs::read_to_string(&path).expect("read");
+        let embedded = scenario::presets::lesson(name);
+        assert_eq!(
+            embedded.map(|l| l.text),
+            Some(text.as_str()),
+            "{name} is not in presets::LESSONS"
+        );
         let f = parse_lesson(name, &text).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(f.lesson.id, name, "{}", path.display());
         assert!(
@@ -375,6 +381,11 @@ fn shipped_lessons_are_named_by_id_and_ask_and_task() {
         count += 1;
     }
     assert!(count >= 8, "{count} lessons");
+    assert_eq!(
+        count,
+        scenario::presets::LESSONS.len(),
+        "a listed lesson has no file"
+    );
 }
 
 proptest::proptest! {
@@ -394,4 +405,30 @@ proptest::proptest! {
         text.push_str(&junk);
         let _ = parse_lesson("l.yaml", &text);
     }
+}
+
+/// The full example of `docs/lessons.md` is a lesson that passes, checked live the same way
+/// through the page's `Timeline`.
+#[test]
+fn the_documented_example_passes_its_test() {
+    let doc = include_str!("../../../docs/lessons.md");
+    let start = doc.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
+    let end = start + doc[start..].find("```").expect("its end");
+    let f = parse_lesson("docs/lessons.md", &doc[start..end]).unwrap_or_else(|e| panic!("{e}"));
+    let out = test_lesson(&f).expect("runs");
+    assert!(out.failures.is_empty(), "{:?}", out.failures);
+    assert_eq!(out.passed, 2);
+
+    let mut timeline = scenario::Timeline::new(f.scenario.clone()).expect("starts");
+    let task = f.lesson.steps[2].task.as_ref().expect("a task");
+    timeline
+        .inject("kubectl apply -f agent.yaml")
+        .expect("applies");
+    timeline.advance_to(10.0, usize::MAX);
+    assert!(!timeline.check(&task.check).holds());
+    timeline
+        .inject("kubectl taint node worker2 dedicated=infra:NoExecute")
+        .expect("taints");
+    timeline.advance_to(20.0, usize::MAX);
+    assert!(timeline.check(&task.check).holds());
 }
