@@ -83,10 +83,7 @@ fn with_nodes(s: &mut Scenario, nodes: &NodesArg) -> Result<(), CliError> {
 
 /// `presets/x.yaml:42:5: expect `…` equals "4", observed "3"`
 fn failure_line(file: &str, f: &Failure) -> String {
-    format!(
-        "{file}:{}:{}: expect `{}` {}, observed {:?}",
-        f.line, f.column, f.command, f.expected, f.observed
-    )
+    format!("{file}:{}:{}: {}", f.line, f.column, f.describe())
 }
 
 #[derive(Serialize)]

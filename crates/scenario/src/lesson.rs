@@ -737,10 +737,7 @@ pub fn test_lesson(file: &LessonFile) -> Result<LessonOutcome, ScenarioError> {
             line: f.line,
             column: f.column,
             step: 0,
-            message: format!(
-                "expect `{}` {}, observed {:?}",
-                f.command, f.expected, f.observed
-            ),
+            message: f.describe(),
         })
         .collect();
     for (i, step) in file.lesson.steps.iter().enumerate() {
@@ -751,23 +748,9 @@ pub fn test_lesson(file: &LessonFile) -> Result<LessonOutcome, ScenarioError> {
             step: n,
             message: format!("step {n} ({:?}): {message}", step.title),
         };
-        for line in &step.run {
-            match &line.step {
-                Step::Run(command) => {
-                    crate::run::run_line(&mut session, command);
-                }
-                Step::Expect { command, check } => {
-                    let r = crate::run::run_line(&mut session, command);
-                    if check.holds(&r.output) {
-                        passed += 1;
-                    } else {
-                        let message =
-                            format!("expect `{command}` {check}, observed {:?}", r.output.trim());
-                        failures.push(fail(line, message));
-                    }
-                }
-            }
-        }
+        let (held, missed) = play(&mut session, &step.run, false);
+        passed += held;
+        failures.extend(missed.into_iter().map(|(line, m)| fail(line, m)));
         let Some(task) = &step.task else { continue };
         let Some(first) = task.check.first() else {
             continue;
@@ -780,11 +763,11 @@ pub fn test_lesson(file: &LessonFile) -> Result<LessonOutcome, ScenarioError> {
             ));
             return Ok(LessonOutcome { passed, failures });
         }
-        for line in &task.solution {
-            let command = match &line.step {
-                Step::Run(c) | Step::Expect { command: c, .. } => c,
-            };
-            crate::run::run_line(&mut session, command);
+        let (held, missed) = play(&mut session, &task.solution, true);
+        passed += held;
+        if let Some((line, m)) = missed.into_iter().next() {
+            failures.push(fail(line, m));
+            return Ok(LessonOutcome { passed, failures });
         }
         let deadline = session.cluster.elapsed_seconds() + CHECK_LIMIT.as_secs_f64();
         let mut state = evaluate(&mut session, &task.check);
@@ -815,4 +798,45 @@ pub fn test_lesson(file: &LessonFile) -> Result<LessonOutcome, ScenarioError> {
         }
     }
     Ok(LessonOutcome { passed, failures })
+}
+
+/// Plays script lines as a scenario's script runs them: the `expect:` lines that held, and a
+/// message per line that failed — an `expect:` that did not hold, or, with `commands_must_work`
+/// (a task's solution: the learner's reference action), a command that failed.
+fn play<'l>(
+    session: &mut Session,
+    lines: &'l [ScriptLine],
+    commands_must_work: bool,
+) -> (usize, Vec<(&'l ScriptLine, String)>) {
+    let mut held = 0;
+    let mut missed = Vec::new();
+    for line in lines {
+        match &line.step {
+            Step::Run(command) => {
+                let r = crate::run::run_line(session, command);
+                if commands_must_work && !r.ok {
+                    // Its first line: the report is a line per failure.
+                    let said = r.output.trim().lines().next().unwrap_or("");
+                    let message = format!("solution line `{command}` failed: {said}");
+                    missed.push((line, message));
+                }
+            }
+            Step::Expect { command, check } => {
+                let r = crate::run::run_line(session, command);
+                if check.holds(&r.output) {
+                    held += 1;
+                } else {
+                    let failure = crate::run::Failure {
+                        line: line.line,
+                        column: line.column,
+                        command: command.clone(),
+                        expected: check.clone(),
+                        observed: r.output.trim().to_string(),
+                    };
+                    missed.push((line, failure.describe()));
+                }
+            }
+        }
+    }
+    (held, missed)
 }

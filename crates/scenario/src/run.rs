@@ -47,10 +47,16 @@ pub struct Failure {
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "line {}:{}: expect `{}` {}, observed {:?}",
-            self.line, self.column, self.command, self.expected, self.observed
+        write!(f, "line {}:{}: {}", self.line, self.column, self.describe())
+    }
+}
+
+impl Failure {
+    /// What did not hold, without where: `` expect `…` equals "4", observed "3" ``.
+    pub fn describe(&self) -> String {
+        format!(
+            "expect `{}` {}, observed {:?}",
+            self.command, self.expected, self.observed
         )
     }
 }

@@ -432,3 +432,21 @@ fn the_documented_example_passes_its_test() {
     timeline.advance_to(20.0, usize::MAX);
     assert!(timeline.check(&task.check).holds());
 }
+
+#[test]
+fn test_lesson_fails_a_solution_line_that_fails() {
+    let typo = with(
+        "        - kubectl taint node worker2 k=v:NoExecute",
+        "        - kubectl taint node worker9 k=v:NoExecute",
+    );
+    let f = parse_lesson("l.yaml", &typo).expect("parses");
+    let out = test_lesson(&f).expect("runs");
+    assert_eq!(out.passed, 0);
+    let fail = &out.failures[..];
+    assert_eq!(fail.len(), 1, "{fail:?}");
+    assert_eq!((fail[0].step, fail[0].line, fail[0].column), (2, 39, 11));
+    assert_eq!(
+        fail[0].message,
+        "step 2 (\"Taint\"): solution line `kubectl taint node worker9 k=v:NoExecute` failed: Error from server (NotFound): nodes \"worker9\" not found"
+    );
+}
