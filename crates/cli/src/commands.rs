@@ -44,10 +44,12 @@ pub fn read_text(file: &str) -> Result<String, CliError> {
     })
 }
 
-/// Reads and parses a scenario file; the file's path as given is the source name in errors.
+/// Reads and parses a scenario file; the file's path as given is the source name in errors. A
+/// lesson file's steps are validated too (a broken lesson is bad input everywhere), then left
+/// out.
 pub fn load(file: &str) -> Result<Scenario, CliError> {
     let text = read_text(file)?;
-    Ok(scenario::parse(file, &text)?)
+    Ok(scenario::lesson::parse_with_lesson(file, &text)?.0)
 }
 
 /// `--nodes FILE` (replace the scenario's nodes) and `--add-nodes FILE` (add to them).

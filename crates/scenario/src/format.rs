@@ -250,17 +250,19 @@ pub fn parse_taint(s: &str) -> Result<Taint, String> {
     })
 }
 
-/// Parses a scenario file. A lesson file is a scenario too: its `lesson:` steps are validated
-/// and left out (`crate::lesson::parse_lesson` keeps them).
+/// Parses a scenario file. A lesson file is a scenario too: its `lesson:` key is accepted and
+/// not read here (`crate::lesson::parse_with_lesson` reads and validates it), so that a page
+/// that only plays scenarios does not carry the lesson parser.
 pub fn parse(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
-    parse_parts(source_name, text).map(|(scenario, _)| scenario)
+    with_document(source_name, text, from_root)
 }
 
-/// Parses a scenario file and its `lesson:` steps, if it has any.
-pub(crate) fn parse_parts(
+/// Reads a scenario file's one YAML document and hands it, with its source map, to `read`.
+pub(crate) fn with_document<T>(
     source_name: &str,
     text: &str,
-) -> Result<(Scenario, Option<Vec<crate::lesson::LessonStep>>), ScenarioError> {
+    read: impl FnOnce(&Ctx, &Value) -> Result<T, ScenarioError>,
+) -> Result<T, ScenarioError> {
     let docs = yaml_documents(source_name, text).map_err(|e| ScenarioError {
         source_name: source_name.to_string(),
         line: e.line,
@@ -289,12 +291,7 @@ pub(crate) fn parse_parts(
             Some("put manifests under `files:` instead of after `---`"),
         ));
     }
-    let scenario = from_root(&ctx, &root)?;
-    let steps = match root.get("lesson") {
-        Some(v) => Some(crate::lesson::parse_steps(&ctx, v)?),
-        None => None,
-    };
-    Ok((scenario, steps))
+    read(&ctx, &root)
 }
 
 /// Reads a scenario from JSON data of the file's structure (a share link's payload). Errors
@@ -309,7 +306,7 @@ pub fn from_json(source_name: &str, root: &Value) -> Result<Scenario, ScenarioEr
     from_root(&ctx, root)
 }
 
-fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
+pub(crate) fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
     let source_name = ctx.source;
     let Value::Object(root) = root else {
         return Err(ctx.err(

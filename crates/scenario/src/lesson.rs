@@ -109,18 +109,23 @@ const VERBS: &[&str] = &["kubectl", "sleep", "node", "pod"];
 const CHOICES: std::ops::RangeInclusive<usize> = 2..=6;
 
 /// Parses a scenario file that may be a lesson: the scenario, and its lesson if it has
-/// `lesson:` steps. What `dsplay test` reads.
+/// `lesson:` steps (validated). What `dsplay` reads every file with.
 pub fn parse_with_lesson(
     source_name: &str,
     text: &str,
 ) -> Result<(Scenario, Option<Lesson>), ScenarioError> {
-    let (scenario, steps) = crate::format::parse_parts(source_name, text)?;
-    let lesson = steps.map(|steps| Lesson {
-        id: scenario.id.clone(),
-        title: scenario.title.clone(),
-        steps,
-    });
-    Ok((scenario, lesson))
+    crate::format::with_document(source_name, text, |ctx, root| {
+        let scenario = crate::format::from_root(ctx, root)?;
+        let lesson = match root.get("lesson") {
+            Some(v) => Some(Lesson {
+                id: scenario.id.clone(),
+                title: scenario.title.clone(),
+                steps: parse_steps(ctx, v)?,
+            }),
+            None => None,
+        };
+        Ok((scenario, lesson))
+    })
 }
 
 /// Parses a lesson file: a scenario file with a `lesson:` list of steps.

@@ -195,9 +195,13 @@ fn a_scenario_without_lesson_is_not_a_lesson_but_a_lesson_is_a_scenario() {
     assert_eq!(e.message, "not a lesson: the file has no `lesson:` steps");
     let s = scenario::parse("l.yaml", GOOD).expect("a lesson file is a scenario");
     assert_eq!(s.id, "l");
-    // ... and `parse` still validates its steps.
+    let (with_steps, lesson) = scenario::lesson::parse_with_lesson("l.yaml", GOOD).expect("parses");
+    assert_eq!(with_steps, s);
+    assert_eq!(lesson.map(|l| l.steps.len()), Some(2));
+    // `parse` leaves the steps to the lesson parser, which refuses broken ones.
     let bad = with("      answer: \"2\"", "      answer: \"3\"");
-    assert!(scenario::parse("l.yaml", &bad).is_err());
+    assert!(scenario::parse("l.yaml", &bad).is_ok());
+    assert!(scenario::lesson::parse_with_lesson("l.yaml", &bad).is_err());
 }
 
 #[test]
