@@ -58,6 +58,10 @@ pub enum Command {
     Open {
         link: String,
     },
+    /// `dsplay new lesson NAME|PATH.yaml`: a commented example lesson to start from.
+    NewLesson {
+        target: String,
+    },
     /// A read-only Kubernetes API over the cluster the script leaves (or the one at `at`).
     ServeApi {
         file: String,
@@ -75,6 +79,7 @@ const SUBCOMMANDS: &[&str] = &[
     "share",
     "open",
     "serve-api",
+    "new",
     "help",
     "version",
 ];
@@ -115,6 +120,7 @@ Usage:
   dsplay share --table [DIR|FILE...]
   dsplay open LINK
   dsplay serve-api FILE [--at SECONDS] [--port N]
+  dsplay new lesson NAME|PATH.yaml
   dsplay help [COMMAND]
   dsplay --version
 
@@ -151,6 +157,11 @@ Usage: dsplay test DIR|FILE... [--nodes NODES.yaml | --add-nodes NODES.yaml]
 
 Runs every scenario's expect: lines (a DIR means every *.yaml in it, sorted), prints one
 line per failed expectation and ends with `N passed, N failed`.
+
+A lesson file (a scenario with `lesson:` steps, docs/lessons.md) is played as a learner would
+follow it: its script, then each step's run: lines; for a task, its check must not hold yet,
+then its solution: lines play and the simulation runs until the check holds (10 min of virtual
+time at most). Each task counts as one expectation; the first failing task ends the lesson.
 
 Options:
 ",
@@ -251,6 +262,18 @@ Options:
     nodes_help!()
 );
 
+const NEW_HELP: &str = "\
+Usage: dsplay new lesson NAME|PATH.yaml
+
+Writes a commented example lesson (a scenario with `lesson:` steps: text, a prediction and a
+task with its check and solution) that `dsplay test` passes: lessons/NAME.yaml, or PATH.yaml
+when the argument ends in .yaml (NAME is then the file's name without .yaml). NAME is the
+lesson's id, as `?lesson=NAME` opens it: lower-case letters, digits and '-', at most 63.
+Never overwrites a file. The format: docs/lessons.md.
+
+Exit codes: 0 written, 2 bad name or the file exists.
+";
+
 const VERSION_HELP: &str = "Usage: dsplay --version\n\nPrints the version.\n";
 
 /// The help text of a subcommand (or the overview).
@@ -263,6 +286,7 @@ pub fn help_text(sub: Option<&str>) -> &'static str {
         Some("share") => SHARE_HELP,
         Some("open") => OPEN_HELP,
         Some("serve-api") => SERVE_API_HELP,
+        Some("new") => NEW_HELP,
         Some("version") => VERSION_HELP,
         _ => MAIN_HELP,
     }
@@ -484,6 +508,20 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
             }
         }
         "serve-api" => parse_serve_api(rest),
+        "new" => {
+            let p = parse_flags("new", rest, &[])?;
+            if p.help {
+                return Ok(Command::Help(Some("new")));
+            }
+            match p.positionals.as_slice() {
+                [kind, target] if kind == "lesson" => Ok(Command::NewLesson {
+                    target: target.clone(),
+                }),
+                [kind, _] => Err(CliError::new(format!("`dsplay new` cannot make a {kind:?}"))
+                    .hint("`dsplay new lesson NAME` is what it makes")),
+                _ => Err(usage_error("new", "`dsplay new` takes `lesson` and a NAME")),
+            }
+        }
         other if other.starts_with('-') => Err(CliError::new(format!("unknown flag {other}"))
             .hint("flags come after the command, e.g. `dsplay run FILE --output json`; see `dsplay --help`")),
         other => Err(unknown_subcommand(other)),
@@ -782,6 +820,19 @@ mod tests {
     fn typo_in_a_command_suggests_the_command() {
         let e = p(&["tset", "x"]).err().map(|e| e.to_string());
         assert!(e.is_some_and(|e| e.contains("dsplay test")));
+    }
+
+    #[test]
+    fn new_takes_lesson_and_one_name() {
+        assert_eq!(
+            p(&["new", "lesson", "taints-101"]).ok(),
+            Some(Command::NewLesson {
+                target: "taints-101".into()
+            })
+        );
+        assert!(p(&["new", "preset", "x"]).is_err());
+        assert!(p(&["new", "lesson"]).is_err());
+        assert_eq!(p(&["new", "--help"]).ok(), Some(Command::Help(Some("new"))));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use controller::controller_ref::get_controller_of;
 use controller::pod_util::{is_pod_ready, node_name, phase};
 use controller::DaemonPodPredicate;
-use scenario::{Check, Failure, Outcome, Scenario, Step};
+use scenario::{Failure, Outcome, Scenario, Step};
 use serde::Serialize;
 
 use crate::args::{closest, OutputFormat};
@@ -44,10 +44,12 @@ pub fn read_text(file: &str) -> Result<String, CliError> {
     })
 }
 
-/// Reads and parses a scenario file; the file's path as given is the source name in errors.
+/// Reads and parses a scenario file; the file's path as given is the source name in errors. A
+/// lesson file's steps are validated too (a broken lesson is bad input everywhere), then left
+/// out.
 pub fn load(file: &str) -> Result<Scenario, CliError> {
     let text = read_text(file)?;
-    Ok(scenario::parse(file, &text)?)
+    Ok(scenario::lesson::parse_with_lesson(file, &text)?.0)
 }
 
 /// `--nodes FILE` (replace the scenario's nodes) and `--add-nodes FILE` (add to them).
@@ -81,23 +83,9 @@ fn with_nodes(s: &mut Scenario, nodes: &NodesArg) -> Result<(), CliError> {
     Ok(())
 }
 
-fn expectation(check: &Check) -> String {
-    match check {
-        Check::Equals(s) => format!("equals {s:?}"),
-        Check::Contains(s) => format!("contains {s:?}"),
-    }
-}
-
 /// `presets/x.yaml:42:5: expect `…` equals "4", observed "3"`
 fn failure_line(file: &str, f: &Failure) -> String {
-    format!(
-        "{file}:{}:{}: expect `{}` {}, observed {:?}",
-        f.line,
-        f.column,
-        f.command,
-        expectation(&f.expected),
-        f.observed
-    )
+    format!("{file}:{}:{}: {}", f.line, f.column, f.describe())
 }
 
 #[derive(Serialize)]
@@ -123,12 +111,12 @@ fn transcript(s: &Scenario, out: &Outcome) -> String {
         }
         if let Step::Expect { check, .. } = &line.step {
             if r.ok {
-                let _ = writeln!(text, "expect {}: ok", expectation(check));
+                let _ = writeln!(text, "expect {}: ok", check);
             } else {
                 let _ = writeln!(
                     text,
                     "expect {}: FAILED, observed {:?}",
-                    expectation(check),
+                    check,
                     r.output.trim()
                 );
             }
@@ -227,6 +215,32 @@ fn scenario_files(arg: &str) -> Result<Vec<String>, CliError> {
         .collect())
 }
 
+/// Tests one scenario or lesson file: the expectations that held, and a line per failure.
+fn test_file(file: &str, nodes: &NodesArg) -> Result<(usize, Vec<String>), CliError> {
+    let text = read_text(file)?;
+    let (mut s, lesson) = scenario::lesson::parse_with_lesson(file, &text)?;
+    with_nodes(&mut s, nodes)?;
+    match lesson {
+        None => {
+            let out = scenario::run(&s, false)?;
+            let failures = out.failures.iter().map(|f| failure_line(file, f));
+            Ok((out.passed, failures.collect()))
+        }
+        Some(lesson) => {
+            let lesson_file = scenario::LessonFile {
+                scenario: s,
+                lesson,
+            };
+            let out = scenario::lesson::test_lesson(&lesson_file)?;
+            let failures = out
+                .failures
+                .iter()
+                .map(|f| format!("{file}:{}:{}: {}", f.line, f.column, f.message));
+            Ok((out.passed, failures.collect()))
+        }
+    }
+}
+
 /// `dsplay test DIR|FILE…`
 pub fn test(paths: &[String], nodes: &NodesArg) -> Result<Verdict, CliError> {
     let mut passed = 0;
@@ -243,13 +257,12 @@ pub fn test(paths: &[String], nodes: &NodesArg) -> Result<Verdict, CliError> {
             }
         };
         for file in files {
-            let outcome = load_with_nodes(&file, nodes).and_then(|s| Ok(scenario::run(&s, false)?));
-            match outcome {
-                Ok(out) => {
-                    passed += out.passed;
-                    failed += out.failures.len();
-                    for f in &out.failures {
-                        let _ = writeln!(report, "{}", failure_line(&file, f));
+            match test_file(&file, nodes) {
+                Ok((p, failures)) => {
+                    passed += p;
+                    failed += failures.len();
+                    for f in failures {
+                        let _ = writeln!(report, "{f}");
                     }
                 }
                 Err(e) => {

@@ -2,7 +2,7 @@
 //! scenario's script, `test` its `expect:` lines, `explain` why a node gets a daemon pod or not,
 //! `export kind` it for a real cluster (or `export yaml` it, e.g. with a real cluster's nodes
 //! from `--nodes`), `share` it as a link and `open` a link, `serve-api` the cluster it leaves to a
-//! real kubectl (read-only).
+//! real kubectl (read-only), and start a lesson (`new lesson`).
 //!
 //! Owns argument parsing, file IO, output formats and exit codes. It knows no controller or
 //! cluster logic of its own: everything it prints comes from `scenario`, `cluster` and
@@ -11,6 +11,7 @@
 mod args;
 mod commands;
 mod export_kind;
+mod new_lesson;
 mod serve_api;
 
 use std::fmt;
@@ -109,6 +110,7 @@ fn main() -> ExitCode {
         } => commands::share(&file, at, &base, &nodes),
         Command::ShareTable { paths } => commands::share_table(&paths),
         Command::Open { link } => commands::open(&link),
+        Command::NewLesson { target } => new_lesson::new_lesson(&target),
         Command::ServeApi {
             file,
             at,

@@ -477,3 +477,158 @@ fn help_and_version() {
         format!("dsplay {}\n", env!("CARGO_PKG_VERSION"))
     );
 }
+
+/// `dsplay` run in `dir` (for commands that write relative to it).
+fn dsplay_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dsplay"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run dsplay")
+}
+
+/// The last line of `dsplay test`: (passed, failed).
+fn summary(o: &Output) -> (usize, usize) {
+    let out = stdout(o);
+    let last = out.lines().last().unwrap_or("");
+    let parse = || -> Option<(usize, usize)> {
+        let (p, f) = last.split_once(" passed, ")?;
+        Some((p.parse().ok()?, f.strip_suffix(" failed")?.parse().ok()?))
+    };
+    parse().unwrap_or_else(|| panic!("no summary in {out}"))
+}
+
+#[test]
+fn test_on_the_lessons_ends_with_all_passed() {
+    let o = dsplay(&["test", "lessons"]);
+    let (passed, failed) = summary(&o);
+    assert!(passed >= 16, "{}", stdout(&o));
+    assert_eq!(failed, 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0));
+}
+
+/// A lesson written by `dsplay new lesson` in a scratch folder; returns its path and text.
+fn new_lesson(dir: &Path, name: &str) -> (String, String) {
+    let path = dir.join(format!("{name}.yaml"));
+    let p = path.to_str().expect("utf-8").to_string();
+    let o = dsplay(&["new", "lesson", &p]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).expect("written");
+    (p, text)
+}
+
+#[test]
+fn new_lesson_writes_a_lesson_that_passes_and_never_overwrites() {
+    let dir = scratch("new-lesson");
+    let (p, text) = new_lesson(&dir, "taints-101");
+    assert!(text.contains("scenario: taints-101"), "{text}");
+    let o = dsplay(&["test", &p]);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(summary(&o), (2, 0));
+
+    std::fs::write(&p, "scenario: mine\n").expect("the author's edits");
+    let o = dsplay(&["new", "lesson", &p]);
+    assert_bad_input(&o, "already exists; not overwriting it");
+    assert_eq!(
+        std::fs::read_to_string(&p).ok().as_deref(),
+        Some("scenario: mine\n")
+    );
+
+    // A bare NAME goes to lessons/NAME.yaml, the folder made if need be.
+    let o = dsplay_in(&dir, &["new", "lesson", "nodes-201"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("wrote lessons/nodes-201.yaml\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(dir.join("lessons/nodes-201.yaml").is_file());
+
+    for (bad, says) in [
+        ("Taints", "contains 'T'"),
+        ("taints-", "starts or ends with '-'"),
+        ("a_b", "contains '_'"),
+        ("x/My_Lesson.yaml", "contains 'M'"),
+    ] {
+        assert_bad_input(&dsplay_in(&dir, &["new", "lesson", bad]), says);
+    }
+    assert!(!dir.join("lessons/Taints.yaml").exists());
+}
+
+#[test]
+fn a_lesson_whose_check_holds_before_the_solution_fails() {
+    let dir = scratch("lesson-early");
+    let (p, text) = new_lesson(&dir, "early");
+    // Checks of what is true before the learner does anything: worker2 runs its pod and the
+    // DaemonSet wants all three workers.
+    let text = text.replacen(
+        "jsonpath={.status.desiredNumberScheduled}\n          equals: \"2\"",
+        "jsonpath={.status.desiredNumberScheduled}\n          equals: \"3\"",
+        1,
+    );
+    let text = text.replacen(
+        "spec.nodeName=worker2 -o name\n          equals: \"\"",
+        "spec.nodeName=worker2 -o name\n          contains: \"pod/agent-\"",
+        1,
+    );
+    std::fs::write(&p, &text).expect("write");
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("- expect: kubectl get pods -l app=agent"))
+        .expect("the check");
+    let o = dsplay(&["test", &p]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let want = format!(
+        "{p}:{line}:11: step 3 (\"Send the agent away from worker2\"): the task's check already holds before its solution is played; it cannot tell whether the learner did the task\n"
+    );
+    assert!(
+        stdout(&o).contains(&want),
+        "{want:?} not in\n{}",
+        stdout(&o)
+    );
+    assert_eq!(summary(&o), (1, 1));
+}
+
+#[test]
+fn a_lesson_whose_solution_never_satisfies_its_check_fails_naming_the_check() {
+    let dir = scratch("lesson-never");
+    let (p, text) = new_lesson(&dir, "never");
+    // NoSchedule leaves the running pod where it is: the check never holds.
+    let text = text.replacen(
+        "- kubectl taint node worker2 dedicated=infra:NoExecute",
+        "- kubectl taint node worker2 dedicated=infra:NoSchedule",
+        1,
+    );
+    std::fs::write(&p, &text).expect("write");
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("- expect: kubectl get pods -l app=agent"))
+        .expect("the check");
+    let o = dsplay(&["test", &p]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let want = format!(
+        "{p}:{line}:11: step 3 (\"Send the agent away from worker2\"): the check never held within 600 s after the solution: expect `kubectl get pods -l app=agent --field-selector spec.nodeName=worker2 -o name` equals \"\", last observed \"pod/agent-"
+    );
+    assert!(out.contains(&want), "{want:?} not in\n{out}");
+    assert_eq!(summary(&o), (1, 1));
+}
+
+#[test]
+fn a_bad_lesson_file_is_bad_input_with_its_location() {
+    let dir = scratch("lesson-bad");
+    let (p, text) = new_lesson(&dir, "bad");
+    let text = text.replacen("      answer: \"3\"", "      answer: \"5\"", 1);
+    std::fs::write(&p, &text).expect("write");
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("answer: \"5\""))
+        .expect("the answer");
+    let o = dsplay(&["test", &p]);
+    assert_bad_input(
+        &o,
+        &format!("{p}:{line}:15: answer \"5\" is not one of the choices"),
+    );
+    // `run` reads a lesson file as the scenario it is, and refuses a broken one the same way.
+    assert_bad_input(&dsplay(&["run", &p]), "is not one of the choices");
+}

@@ -64,6 +64,16 @@ pub enum Check {
     Contains(String),
 }
 
+/// `equals "4"`, `contains "pod/"`: how reports name a check.
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Check::Equals(s) => write!(f, "equals {s:?}"),
+            Check::Contains(s) => write!(f, "contains {s:?}"),
+        }
+    }
+}
+
 impl Check {
     /// Whether a command's output satisfies the check. The output is what the terminal shows
     /// (stdout, then stderr and the hint), whether or not the command succeeded, so a scenario
@@ -123,6 +133,7 @@ const TOP_KEYS: &[&str] = &[
     "nodes",
     "files",
     "script",
+    "lesson",
 ];
 const IMAGE_KEYS: &[&str] = &["missing", "pullSeconds"];
 const NODE_KEYS: &[&str] = &[
@@ -138,15 +149,20 @@ const NODE_KEYS: &[&str] = &[
     "conditions",
 ];
 
-struct Ctx<'a> {
-    source: &'a str,
+pub(crate) struct Ctx<'a> {
+    pub(crate) source: &'a str,
     /// Where fields were written; None for a scenario that came as JSON data (a share link),
     /// whose errors name the field path instead (`script[3]: …`).
-    map: Option<&'a SourceMap>,
+    pub(crate) map: Option<&'a SourceMap>,
 }
 
 impl Ctx<'_> {
-    fn err(&self, path: &str, message: impl Into<String>, hint: Option<&str>) -> ScenarioError {
+    pub(crate) fn err(
+        &self,
+        path: &str,
+        message: impl Into<String>,
+        hint: Option<&str>,
+    ) -> ScenarioError {
         let message = message.into();
         let ((line, column), message) = match self.map {
             Some(map) => (map.locate(path).unwrap_or((1, 1)), message),
@@ -162,7 +178,12 @@ impl Ctx<'_> {
         }
     }
 
-    fn string(&self, v: &Value, path: &str, what: &str) -> Result<String, ScenarioError> {
+    pub(crate) fn string(
+        &self,
+        v: &Value,
+        path: &str,
+        what: &str,
+    ) -> Result<String, ScenarioError> {
         match v {
             Value::String(s) => Ok(s.clone()),
             Value::Number(n) => Ok(n.to_string()),
@@ -192,11 +213,11 @@ pub(crate) fn json_kind(v: &Value) -> &'static str {
     }
 }
 
-fn closest<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn closest<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
     apiserver::typo::closest(word, options.iter().copied(), |_| 2)
 }
 
-fn unknown_key(ctx: &Ctx, path: &str, key: &str, allowed: &[&str]) -> ScenarioError {
+pub(crate) fn unknown_key(ctx: &Ctx, path: &str, key: &str, allowed: &[&str]) -> ScenarioError {
     let hint = match closest(key, allowed) {
         Some(k) => format!("did you mean {k:?}? Known keys: {}", allowed.join(", ")),
         None => format!("known keys: {}", allowed.join(", ")),
@@ -229,8 +250,19 @@ pub fn parse_taint(s: &str) -> Result<Taint, String> {
     })
 }
 
-/// Parses a scenario file.
+/// Parses a scenario file. A lesson file is a scenario too: its `lesson:` key is accepted and
+/// not read here (`crate::lesson::parse_with_lesson` reads and validates it), so that a page
+/// that only plays scenarios does not carry the lesson parser.
 pub fn parse(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    with_document(source_name, text, from_root)
+}
+
+/// Reads a scenario file's one YAML document and hands it, with its source map, to `read`.
+pub(crate) fn with_document<T>(
+    source_name: &str,
+    text: &str,
+    read: impl FnOnce(&Ctx, &Value) -> Result<T, ScenarioError>,
+) -> Result<T, ScenarioError> {
     let docs = yaml_documents(source_name, text).map_err(|e| ScenarioError {
         source_name: source_name.to_string(),
         line: e.line,
@@ -259,12 +291,13 @@ pub fn parse(source_name: &str, text: &str) -> Result<Scenario, ScenarioError> {
             Some("put manifests under `files:` instead of after `---`"),
         ));
     }
-    from_root(&ctx, &root)
+    read(&ctx, &root)
 }
 
 /// Reads a scenario from JSON data of the file's structure (a share link's payload). Errors
 /// name the field (`script[3]: …`) since there is no text to point into; a script line's
-/// `line` is its 1-based position in the script.
+/// `line` is its 1-based position in the script. A `lesson:` key is ignored (links do not
+/// carry lessons yet).
 pub fn from_json(source_name: &str, root: &Value) -> Result<Scenario, ScenarioError> {
     let ctx = Ctx {
         source: source_name,
@@ -273,7 +306,7 @@ pub fn from_json(source_name: &str, root: &Value) -> Result<Scenario, ScenarioEr
     from_root(&ctx, root)
 }
 
-fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
+pub(crate) fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
     let source_name = ctx.source;
     let Value::Object(root) = root else {
         return Err(ctx.err(
@@ -346,7 +379,7 @@ fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioError> {
     };
     let nodes = parse_nodes(ctx, root.get("nodes"))?;
     let files = parse_files(ctx, root.get("files"))?;
-    let script = parse_script(ctx, root.get("script"))?;
+    let script = parse_lines(ctx, root.get("script"), "script")?;
     Ok(Scenario {
         source_name: source_name.to_string(),
         id,
@@ -729,21 +762,34 @@ fn parse_files(ctx: &Ctx, v: Option<&Value>) -> Result<BTreeMap<String, String>,
     }
 }
 
-fn parse_script(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<ScriptLine>, ScenarioError> {
+/// The last key of a field path: `lesson[2].run` → `run`.
+fn last_key(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or(path)
+}
+
+/// Script lines (`script:`, and a lesson's `run:`, `check:` and `solution:`) at `at`.
+pub(crate) fn parse_lines(
+    ctx: &Ctx,
+    v: Option<&Value>,
+    at: &str,
+) -> Result<Vec<ScriptLine>, ScenarioError> {
     let items = match v {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(a)) => a,
         Some(other) => {
             return Err(ctx.err(
-                "script",
-                format!("script must be a list, found {}", json_kind(other)),
-                Some("e.g. `script: [\"kubectl apply -f ds.yaml\"]`"),
+                at,
+                format!("{at} must be a list, found {}", json_kind(other)),
+                Some(&format!(
+                    "e.g. `{}: [\"kubectl apply -f ds.yaml\"]`",
+                    last_key(at)
+                )),
             ))
         }
     };
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        let path = format!("script[{i}]");
+        let path = format!("{at}[{i}]");
         let (line, column) = match ctx.map {
             Some(map) => map.locate(&path).unwrap_or((1, 1)),
             None => (i + 1, 1),

@@ -3,13 +3,15 @@
 //!
 //! `format` parses and validates the file (every error carries file:line:column and a hint);
 //! `run` executes the script against the virtual cluster; `session` adapts the cluster to the
-//! kubectl layer; `presets` is the library of scenarios shipped with the playground.
+//! kubectl layer; `presets` is the library of scenarios shipped with the playground; `lesson`
+//! reads a scenario's `lesson:` steps, evaluates their checks live and tests them in batch.
 
 pub mod caption;
 pub mod edit;
 pub mod export;
 pub mod format;
 pub mod import;
+pub mod lesson;
 pub mod playback;
 pub mod presets;
 pub mod run;
@@ -20,6 +22,7 @@ pub mod view;
 pub mod write;
 
 pub use format::{parse, Check, NodeEntry, Scenario, ScenarioError, ScriptLine, Step};
+pub use lesson::{parse_lesson, Lesson, LessonFile, LessonProgress};
 pub use playback::Playback;
 pub use playback::{command_kind, format_duration, CommandError, CommandKind, Position};
 pub use run::{run, run_line, session_at, start, Failure, LineResult, Outcome, Record};

@@ -422,26 +422,12 @@ impl Playback {
                 ),
             });
         }
-        let mut r = kubectl::run(&mut self.session, command);
-        let mut output = std::mem::take(&mut r.stdout);
-        let mut ok = r.exit_code == 0;
-        if let Some(mut wait) = r.wait.take() {
-            if let Some(ended_ok) = absorb_wait(wait.poll(&self.session), &mut output) {
-                ok = ended_ok;
-            }
-        } else {
-            output.push_str(&r.stderr);
-            if let Some(h) = &r.hint {
-                if r.exit_code != 0 {
-                    output.push_str(&format!("  hint: {h}\n"));
-                }
-            }
-        }
+        let r = crate::run::run_without_waiting(&mut self.session, command);
         Ok(Record {
             t: self.elapsed(),
             command: command.to_string(),
-            output,
-            ok,
+            output: r.output,
+            ok: r.ok,
             line: 0,
         })
     }

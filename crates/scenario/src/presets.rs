@@ -1,5 +1,5 @@
 //! The preset library: scenario files shipped in `presets/` at the repository root, embedded so
-//! the web app and the CLI carry the same ones.
+//! the web app and the CLI carry the same ones; and the lessons of `lessons/`, likewise.
 
 /// One preset: its file name and text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -9,18 +9,18 @@ pub struct Preset {
     pub text: &'static str,
 }
 
-macro_rules! presets {
-    ($($id:literal),* $(,)?) => {
+macro_rules! library {
+    ($dir:literal: $($id:literal),* $(,)?) => {
         &[$(Preset {
             id: $id,
-            file: concat!("presets/", $id, ".yaml"),
-            text: include_str!(concat!("../../../presets/", $id, ".yaml")),
+            file: concat!($dir, "/", $id, ".yaml"),
+            text: include_str!(concat!("../../../", $dir, "/", $id, ".yaml")),
         }),*]
     };
 }
 
 /// Every preset, the default first.
-pub const ALL: &[Preset] = presets![
+pub const ALL: &[Preset] = library!["presets":
     "f1-one-pod-per-node",
     "f2-node-labels",
     "f3-taints",
@@ -52,4 +52,22 @@ pub fn default_preset() -> Preset {
 /// A preset by id.
 pub fn get(id: &str) -> Option<Preset> {
     ALL.iter().copied().find(|p| p.id == id)
+}
+
+/// The lessons of `lessons/` (read with `crate::lesson::parse_lesson`), in the order a
+/// Lessons menu lists them; `?lesson=ID` opens one.
+pub const LESSONS: &[Preset] = library!["lessons":
+    "one-pod-per-node",
+    "node-selector-and-affinity",
+    "taints-and-toleration-seconds",
+    "rolling-update-max-unavailable",
+    "max-surge",
+    "bad-rollout-undo",
+    "on-delete",
+    "revision-history-and-rollback",
+];
+
+/// A lesson by id.
+pub fn lesson(id: &str) -> Option<Preset> {
+    LESSONS.iter().copied().find(|p| p.id == id)
 }

@@ -47,14 +47,16 @@ pub struct Failure {
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let want = match &self.expected {
-            Check::Equals(s) => format!("equals {s:?}"),
-            Check::Contains(s) => format!("contains {s:?}"),
-        };
-        write!(
-            f,
-            "line {}:{}: expect `{}` {want}, observed {:?}",
-            self.line, self.column, self.command, self.observed
+        write!(f, "line {}:{}: {}", self.line, self.column, self.describe())
+    }
+}
+
+impl Failure {
+    /// What did not hold, without where: `` expect `…` equals "4", observed "3" ``.
+    pub fn describe(&self) -> String {
+        format!(
+            "expect `{}` {}, observed {:?}",
+            self.command, self.expected, self.observed
         )
     }
 }
@@ -387,6 +389,27 @@ fn run_kubectl(session: &mut Session, line: &str) -> LineResult {
         output,
         ok: r.exit_code == 0,
     }
+}
+
+/// Runs a kubectl command now without moving time: a `rollout status` prints its current
+/// progress instead of waiting. What the page's terminal and a lesson's live checks run.
+pub(crate) fn run_without_waiting(session: &mut Session, command: &str) -> LineResult {
+    let mut r = kubectl::run(session, command);
+    let mut output = std::mem::take(&mut r.stdout);
+    let mut ok = r.exit_code == 0;
+    if let Some(mut wait) = r.wait.take() {
+        if let Some(ended_ok) = absorb_wait(wait.poll(session), &mut output) {
+            ok = ended_ok;
+        }
+    } else {
+        output.push_str(&r.stderr);
+        if let Some(h) = &r.hint {
+            if r.exit_code != 0 {
+                output.push_str(&format!("  hint: {h}\n"));
+            }
+        }
+    }
+    LineResult { output, ok }
 }
 
 fn run_node_verb(session: &mut Session, words: &[String]) -> LineResult {

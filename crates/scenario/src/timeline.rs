@@ -602,6 +602,12 @@ impl Timeline {
         self.play.run_readonly(command)
     }
 
+    /// Whether a lesson task's check lines hold now ([`crate::lesson::evaluate`]): they only
+    /// read, so nothing moves and nothing is recorded.
+    pub fn check(&mut self, lines: &[crate::ScriptLine]) -> crate::lesson::CheckState {
+        crate::lesson::evaluate(&mut self.play.session, lines)
+    }
+
     /// What the terminal runs: read-only commands run, edits are injected.
     pub fn run_command(&mut self, command: &str) -> Result<Record, CommandError> {
         match crate::playback::command_kind(command) {

@@ -62,7 +62,7 @@ fn malformed_files_get_a_location_and_a_hint() {
         (
             "unknown top-level key",
             "scenario: x\nnode:\n  - name: a\n",
-            "s.yaml:2:1: unknown key \"node\"\n  hint: did you mean \"nodes\"? Known keys: scenario, title, description, seed, timing, images, nodes, files, script",
+            "s.yaml:2:1: unknown key \"node\"\n  hint: did you mean \"nodes\"? Known keys: scenario, title, description, seed, timing, images, nodes, files, script, lesson",
         ),
         (
             "missing scenario:",

@@ -92,7 +92,7 @@ pub const STEPS: &[Step] = &[
     },
     Step {
         name: "test",
-        what: "native tests (unit, integration, doc); the codec's field table is fresh",
+        what: "native tests (unit, integration, doc; `dsplay test presets` and `dsplay test lessons` in the CLI's); the codec's field table is fresh",
         slow: false,
         needs: NONE,
     },
