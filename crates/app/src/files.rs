@@ -183,6 +183,7 @@ fn ShareDialog(theme: RwSignal<Theme>) -> impl IntoView {
         let view = ShareView {
             panel: Some(ctx.panel.get().id().to_string()),
             theme: theme.get().share_id(),
+            lesson: crate::lesson::shared(),
         };
         ctx.read(|s| {
             let f = scenario::share::fragment(s.scenario(), &view, Some(s.elapsed()));
@@ -223,12 +224,17 @@ fn EmbedDialog() -> impl IntoView {
         if !p.is_empty() {
             q.push_str(&format!("&panel={p}"));
         }
+        let lesson = crate::lesson::shared();
         let (preset, fragment) = ctx.read(|s| {
             let sc = s.scenario();
-            let pristine = scenario::presets::get(&sc.id)
-                .and_then(|p| scenario::parse(p.file, p.text).ok())
-                .is_some_and(|p| p.same_content(sc));
-            (pristine.then(|| sc.id.clone()), s.share_fragment(None))
+            let pristine = lesson.is_none()
+                && scenario::presets::get(&sc.id)
+                    .and_then(|p| scenario::parse(p.file, p.text).ok())
+                    .is_some_and(|p| p.same_content(sc));
+            (
+                pristine.then(|| sc.id.clone()),
+                s.share_fragment(None, lesson),
+            )
         });
         let src = match preset {
             Some(id) => format!("{base}{q}&preset={id}"),

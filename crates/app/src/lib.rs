@@ -8,6 +8,7 @@ mod editor;
 mod events;
 mod explain;
 mod files;
+mod lesson;
 mod nodes;
 mod persist;
 mod sim;
@@ -153,6 +154,7 @@ impl Ctx {
             let view = scenario::share::ShareView {
                 panel: Some(panel.id().to_string()),
                 theme: a.theme.get_untracked().share_id(),
+                lesson: None,
             };
             let fragment = self
                 .sim
@@ -246,6 +248,8 @@ pub struct Start {
     pub panel: Option<Panel>,
     /// What the caption says first (e.g. what an import did).
     pub note: Option<String>,
+    /// The lesson open in it (`?lesson=`, or a share link's).
+    pub lesson: Option<lesson::LessonStart>,
 }
 
 impl Start {
@@ -258,6 +262,7 @@ impl Start {
             t: None,
             panel: None,
             note: None,
+            lesson: None,
         })
     }
 
@@ -275,12 +280,16 @@ impl Start {
             t,
             panel,
             note: None,
+            lesson: None,
         })
     }
 
     fn shared(sh: scenario::share::Shared) -> Result<Start, String> {
         let panel = sh.view.panel.as_deref().and_then(Panel::from_id);
-        Start::scenario(sh.scenario, sh.t, panel)
+        match sh.view.lesson.as_ref().and_then(lesson::from_link) {
+            Some(l) => lesson::started(sh.scenario, sh.t, panel, l),
+            None => Start::scenario(sh.scenario, sh.t, panel),
+        }
     }
 }
 
@@ -289,6 +298,14 @@ impl Start {
 #[component]
 pub fn App() -> impl IntoView {
     let opts = persist::page_options();
+    // Before anything is loaded or saved: a typo in a lesson link touches no session.
+    if let Some(id) = opts
+        .lesson
+        .clone()
+        .filter(|id| scenario::presets::lesson(id).is_none())
+    {
+        return view! { <lesson::UnknownLesson id/> }.into_any();
+    }
     let mut notices = Vec::new();
     if !opts.problems.is_empty() {
         let (what, it) = match opts.problems.len() {
@@ -329,7 +346,13 @@ pub fn App() -> impl IntoView {
             )),
         }
     }
-    if first.is_none() && !opts.embed && opts.preset.is_none() {
+    if let (None, Some(id)) = (&first, &opts.lesson) {
+        match lesson::open(id) {
+            Ok(s) => first = Some(s),
+            Err(e) => notices.push(e),
+        }
+    }
+    if first.is_none() && !opts.embed && opts.preset.is_none() && opts.lesson.is_none() {
         match persist::load_saved() {
             Some(Ok(sh)) => {
                 theme0 = theme0.or(sh.view.theme.clone());
@@ -354,7 +377,10 @@ pub fn App() -> impl IntoView {
         None => Start::preset(&id),
     };
     // Opening a link or a `?preset=` replaces the saved session: keep that one aside first.
+    // A lesson saves under its own key: the saved session stays as it is.
+    let lesson_mode = first.as_ref().is_ok_and(|s| s.lesson.is_some());
     let kept = match (&first, opts.embed || from_saved) {
+        _ if lesson_mode => None,
         (Ok(start), false) => persist::keep_saved_aside(start.sim.scenario())
             .unwrap_or_else(|e| {
                 notices.push(e);
@@ -525,6 +551,7 @@ pub fn Playground(
         t,
         panel,
         note,
+        lesson,
     } = start;
     if let Some(t) = t {
         sim.seek_forward(t);
@@ -558,7 +585,9 @@ pub fn Playground(
     provide_context(ctx);
     let base = StoredValue::new_local(base);
     let edited = move || ctx.read(|s| base.with_value(|b| !s.scenario().same_content(b)));
-    if !embed {
+    let lesson_id = lesson.as_ref().map(|l| l.lesson.id.clone());
+    let in_lesson = lesson.map(lesson::Live::provide).is_some();
+    if !embed && !in_lesson {
         ctx.autosave.set_value(Some(Autosave {
             theme,
             last: None,
@@ -567,6 +596,12 @@ pub fn Playground(
         ctx.save_now();
     }
     let change_preset = move |id: String| {
+        if in_lesson {
+            // A page load: the lesson is saved, and the saved session is kept aside as for
+            // any `?preset=` link.
+            persist::navigate(&format!("{}?preset={id}", persist::base_url()));
+            return true;
+        }
         if edited() && !files::confirm("Switch preset and discard your edits to this scenario?") {
             return false;
         }
@@ -635,9 +670,10 @@ pub fn Playground(
             <main class="page embed-page">
                 <header class="embed-head">
                     <b>{title}</b>
-                    <a href=move || format!("{}{}", persist::base_url(), ctx.read(|s| s.share_fragment(None)))
+                    <a href=move || format!("{}{}", persist::base_url(), ctx.read(|s| s.share_fragment(None, lesson::shared())))
                         target="_blank" rel="noopener">"Open in the playground ↗"</a>
                 </header>
+                <lesson::LessonPane/>
                 {controls.then(|| view! { <transport::Transport/> })}
                 <CountersTable/>
                 <nodes::ClusterPane/>
@@ -672,6 +708,7 @@ pub fn Playground(
                         }).collect_view()}
                     </select>
                 </label>
+                <lesson::LessonsMenu current=lesson_id/>
                 <ThemeSwitch theme/>
             </div>
         </header>
@@ -681,6 +718,7 @@ pub fn Playground(
                 <p class="story">{story}</p>
                 <files::Tools restart theme edited=Signal::derive(edited)/>
             </section>
+            <lesson::LessonPane/>
             <transport::Transport/>
             <CountersTable/>
             <div class="workspace">

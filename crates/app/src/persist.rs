@@ -19,6 +19,10 @@ pub const BROKEN_KEY_PREFIX: &str = "dsplay.autosave.unreadable.";
 /// `?preset=`): the new session's autosave would otherwise overwrite it.
 pub const KEPT_KEY_PREFIX: &str = "dsplay.autosave.kept.";
 
+/// Where a lesson's progress is saved: this prefix, then the lesson's id. One key per lesson,
+/// apart from the autosave: a lesson never writes over the learner's own session.
+pub const LESSON_KEY_PREFIX: &str = "dsplay.lesson.";
+
 /// The options of the page address (`?embed=1&autoplay=1&speed=4&preset=…&panel=…&theme=…&controls=0`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageOptions {
@@ -26,6 +30,8 @@ pub struct PageOptions {
     pub autoplay: bool,
     pub speed: Option<f64>,
     pub preset: Option<String>,
+    /// `?lesson=ID` as written: the page checks it against the lessons it has.
+    pub lesson: Option<String>,
     pub panel: Option<String>,
     pub theme: Option<String>,
     pub controls: bool,
@@ -89,6 +95,7 @@ pub fn parse_options(search: &str, hash: &str) -> PageOptions {
                 "write `theme=light` or `theme=dark`, or leave it out to follow the system".into(),
             ),
             "controls" => o.controls = v != "0",
+            "lesson" => o.lesson = Some(v),
             _ => {}
         }
     }
@@ -206,6 +213,31 @@ fn is_base(stored: &str) -> bool {
 
 fn set_base(value: Option<String>) {
     BASE.with(|b| *b.borrow_mut() = value);
+}
+
+/// Saves a lesson's progress (a share fragment whose view holds the lesson) under
+/// [`LESSON_KEY_PREFIX`] and its id. The error says why it is not stored.
+pub fn save_lesson(id: &str, fragment: &str) -> Result<(), &'static str> {
+    let st = storage().ok_or("the browser gives this page no storage")?;
+    st.set_item(&format!("{LESSON_KEY_PREFIX}{id}"), fragment)
+        .map_err(|_| "the browser refused to store it (its storage for this site may be full)")
+}
+
+/// A lesson's saved progress, if any can be read (an unreadable one is left where it is and
+/// the lesson starts afresh).
+pub fn load_lesson(id: &str) -> Option<Shared> {
+    let saved = storage()?
+        .get_item(&format!("{LESSON_KEY_PREFIX}{id}"))
+        .ok()
+        .flatten()?;
+    share::decode(&saved).ok()
+}
+
+/// Opens another address of the playground (a page load).
+pub fn navigate(url: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().set_href(url);
+    }
 }
 
 /// The newest key of another tab's session kept aside by [`save`] (tab ids start with the
@@ -386,7 +418,7 @@ pub fn copy_to_clipboard(text: &str) {
 }
 
 /// "did you mean `k=closest`? The WHAT are a, b or c".
-fn choices<'a>(
+pub(crate) fn choices<'a>(
     k: &str,
     v: &str,
     what: &str,

@@ -121,9 +121,18 @@ impl Sim {
         self.timeline.seek(t.max(0.0));
     }
 
-    /// The `s=1.…[&t=…]` fragment of a link to this scenario with every edit.
-    pub fn share_fragment(&self, t: Option<f64>) -> String {
-        scenario::share::fragment(self.scenario(), &scenario::share::ShareView::default(), t)
+    /// The `s=1.…[&t=…]` fragment of a link to this scenario with every edit (and the lesson
+    /// open, if any).
+    pub fn share_fragment(
+        &self,
+        t: Option<f64>,
+        lesson: Option<scenario::share::ShareLesson>,
+    ) -> String {
+        let view = scenario::share::ShareView {
+            lesson,
+            ..Default::default()
+        };
+        scenario::share::fragment(self.scenario(), &view, t)
     }
 
     /// Runs a terminal line or an edit: read-only commands just run; commands that change the

@@ -556,21 +556,13 @@ impl Playback {
             step: Step::Run(s),
         };
         let cmd = line(command.to_string());
-        let sleep_since = |since: Position| {
-            (since != at).then(|| {
-                format!(
-                    "sleep {}",
-                    format_duration(duration_between(since.at, at.at))
-                )
-            })
-        };
         match self.waiting.take() {
             Some(Waiting::Sleep {
                 until,
                 since,
                 index,
             }) => {
-                let sleep = sleep_since(since);
+                let sleep = self.sleep_since(since);
                 let rest = format!("sleep {}", format_duration(duration_between(at.at, until)));
                 let mut lines = Vec::new();
                 if let Some(s) = &sleep {
@@ -595,7 +587,7 @@ impl Playback {
                 }
             }
             Some(Waiting::Rollout { index, since, .. }) => {
-                let sleep = sleep_since(since);
+                let sleep = self.sleep_since(since);
                 let mut lines = Vec::new();
                 if let Some(s) = &sleep {
                     lines.push(line(s.clone()));
@@ -621,31 +613,78 @@ impl Playback {
                     kind: SpliceKind::SplitRollout,
                 }
             }
-            None => {
-                let index = self.scenario.script.len();
-                let since = self.line_done;
-                let sleep = sleep_since(since);
-                if let Some(s) = &sleep {
-                    self.scenario.script.push(line(s.clone()));
-                    self.log.push(Record {
-                        t: self.seconds_at(since.at),
-                        command: s.clone(),
-                        output: String::new(),
-                        ok: true,
-                        line: 0,
-                    });
-                }
-                self.scenario.script.push(cmd);
-                self.next_line = index + usize::from(sleep.is_some());
-                Splice {
-                    at,
-                    index,
-                    since,
-                    sleep,
-                    kind: SpliceKind::Append,
-                }
-            }
+            None => self.append_after_gap(vec![cmd]),
         }
+    }
+
+    /// The `sleep` line from `since` to now; None when nothing happened in between.
+    fn sleep_since(&self, since: Position) -> Option<String> {
+        let at = self.position();
+        (since != at).then(|| {
+            format!(
+                "sleep {}",
+                format_duration(duration_between(since.at, at.at))
+            )
+        })
+    }
+
+    /// Appends `lines` to a script that is done (nothing waiting), after a `sleep` for the
+    /// time since its last line ended, and points the playback at the first of them.
+    fn append_after_gap(&mut self, lines: Vec<ScriptLine>) -> Splice {
+        let at = self.position();
+        let index = self.scenario.script.len();
+        let since = self.line_done;
+        let sleep = self.sleep_since(since);
+        if let Some(s) = &sleep {
+            self.scenario.script.push(ScriptLine {
+                line: 0,
+                column: 0,
+                step: Step::Run(s.clone()),
+            });
+            self.log.push(Record {
+                t: self.seconds_at(since.at),
+                command: s.clone(),
+                output: String::new(),
+                ok: true,
+                line: 0,
+            });
+        }
+        self.scenario.script.extend(lines);
+        self.next_line = index + usize::from(sleep.is_some());
+        Splice {
+            at,
+            index,
+            since,
+            sleep,
+            kind: SpliceKind::Append,
+        }
+    }
+
+    /// Plays script lines from now on, as the scenario's own script plays them (they may
+    /// `sleep` and wait, which an edit may not): a lesson step's `run:` lines. They are
+    /// appended to the script — when it is done, after a `sleep` for the time since its last
+    /// line, so that playing the scenario from the start reaches this state; while it still
+    /// runs, after its last line — and the first of them runs now if nothing is waiting.
+    pub(crate) fn append_lines(&mut self, lines: &[ScriptLine]) -> Splice {
+        self.complete_instant();
+        if !self.script_done() {
+            let at = self.position();
+            let index = self.scenario.script.len();
+            self.scenario.script.extend_from_slice(lines);
+            // Nothing ran: earlier copies only learn the longer script.
+            return Splice {
+                at,
+                index,
+                since: at,
+                sleep: None,
+                kind: SpliceKind::Append,
+            };
+        }
+        let splice = self.append_after_gap(lines.to_vec());
+        self.run_due_lines();
+        let now = self.session.cluster.now();
+        self.settle_sleeps(Some(now));
+        splice
     }
 
     /// Brings a copy of this playback taken before an edit (at a position before

@@ -53,7 +53,23 @@ pub struct ShareView {
     pub panel: Option<String>,
     /// `light` or `dark`.
     pub theme: Option<String>,
+    /// The lesson open in the page, and where the learner is in it.
+    pub lesson: Option<ShareLesson>,
 }
+
+/// A lesson in a link (`view.lesson`): its id (the steps come from the build that opens the
+/// link), the learner's progress, and how many steps' `run:` lines are already in the
+/// scenario's script (the page plays each step's lines once). Links without it are older or
+/// not lessons; builds that do not know it ignore it and open the scenario.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShareLesson {
+    pub id: String,
+    pub progress: crate::lesson::LessonProgress,
+    pub played: usize,
+}
+
+/// The most steps a link's lesson may count (lessons have a handful).
+pub const MAX_LESSON_STEPS: u64 = 1_000;
 
 /// A decoded link.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,6 +133,20 @@ pub fn to_link_json(scenario: &Scenario, view: &ShareView) -> Value {
     }
     if let Some(t) = &view.theme {
         m.insert("theme".into(), Value::String(t.clone()));
+    }
+    if let Some(l) = &view.lesson {
+        let p = &l.progress;
+        let mut o = Map::new();
+        o.insert("id".into(), Value::String(l.id.clone()));
+        o.insert("step".into(), p.step.into());
+        if let Some(a) = p.answered {
+            o.insert("answered".into(), a.into());
+        }
+        if p.done {
+            o.insert("done".into(), true.into());
+        }
+        o.insert("played".into(), l.played.into());
+        m.insert("lesson".into(), Value::Object(o));
     }
     if let (Value::Object(root), false) = (&mut v, m.is_empty()) {
         root.insert("view".into(), Value::Object(m));
@@ -447,6 +477,60 @@ fn read_view(v: &Value) -> Result<ShareView, ShareError> {
     Ok(ShareView {
         panel: word("panel")?,
         theme: word("theme")?,
+        lesson: match m.get("lesson") {
+            None | Some(Value::Null) => None,
+            Some(l) => Some(read_lesson(l)?),
+        },
+    })
+}
+
+/// `view.lesson`: `{id, step, answered?, done?, played}`. Whether the id names a lesson is the
+/// page's to say (it lists the ones it has).
+fn read_lesson(v: &Value) -> Result<ShareLesson, ShareError> {
+    let bad = |what: &str| {
+        err(
+            ShareErrorKind::BadData,
+            format!("this link's view.lesson {what}"),
+            HINT_COPY_AGAIN,
+        )
+    };
+    let Value::Object(m) = v else {
+        return Err(bad("is not a map"));
+    };
+    let id = match m.get("id") {
+        Some(Value::String(s))
+            if !s.is_empty()
+                && s.len() <= 63
+                && s.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') =>
+        {
+            s.clone()
+        }
+        _ => return Err(bad("has no id of lower-case letters, digits and `-`")),
+    };
+    let count = |key: &str| -> Result<Option<usize>, ShareError> {
+        match m.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(n) => n
+                .as_u64()
+                .filter(|n| *n <= MAX_LESSON_STEPS)
+                .map(|n| Some(n as usize))
+                .ok_or_else(|| bad(&format!("has a {key} that is not a small whole number"))),
+        }
+    };
+    let done = match m.get("done") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(bad("has a done that is not true or false")),
+    };
+    Ok(ShareLesson {
+        id,
+        progress: crate::lesson::LessonProgress {
+            step: count("step")?.unwrap_or(0),
+            answered: count("answered")?,
+            done,
+        },
+        played: count("played")?.unwrap_or(0),
     })
 }
 

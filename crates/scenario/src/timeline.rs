@@ -658,6 +658,16 @@ impl Timeline {
         }
     }
 
+    /// Plays a lesson step's `run:` lines from now on ([`Playback::append_lines`]: appended to
+    /// the script, so they may `sleep` and wait as the scenario's own lines do); the future seen
+    /// so far is rewritten as after an edit. Time then moves with the transport.
+    pub fn append_lines(&mut self, lines: &[crate::ScriptLine]) {
+        self.complete_instant();
+        let log_from = self.play.log.len();
+        let splice = self.play.append_lines(lines);
+        self.rewrite_future(&splice, log_from);
+    }
+
     /// A manifest from the YAML editor ([`Playback::apply_manifest`]), as an edit now.
     pub fn apply_manifest(&mut self, yaml: &str) -> Result<Record, Vec<Diagnostic>> {
         self.complete_instant();
@@ -696,14 +706,14 @@ impl Timeline {
         self.horizon = s.at;
         // The edit itself is a visible change (a mark at its position), even when its effect
         // comes later (`node stop`).
-        if self.observe_move(None, log_from, true).is_none() {
-            let command = self
-                .play
-                .log
-                .get(log_from..)
-                .and_then(|l| l.iter().rfind(|r| !r.command.starts_with("sleep")))
-                .map(|r| r.command.clone())
-                .unwrap_or_default();
+        // Lines appended behind a script still running have not run yet: no change to mark.
+        let ran = self
+            .play
+            .log
+            .get(log_from..)
+            .and_then(|l| l.iter().rfind(|r| !r.command.starts_with("sleep")))
+            .map(|r| r.command.clone());
+        if let (None, Some(command)) = (self.observe_move(None, log_from, true), ran) {
             self.marks.push(Mark {
                 position: s.at,
                 caption: Caption {

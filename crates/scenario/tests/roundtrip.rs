@@ -24,8 +24,14 @@ proptest! {
         panel in proptest::option::of("[a-z]{1,10}"),
         theme in proptest::option::of(prop_oneof![Just("light".to_string()), Just("dark".to_string())]),
         t in proptest::option::of(0u32..1_000_000),
+        lesson in proptest::option::of(("[a-z][a-z0-9-]{0,20}", 0usize..20, proptest::option::of(0usize..6), any::<bool>(), 0usize..20)),
     ) {
-        let view = ShareView { panel, theme };
+        let lesson = lesson.map(|(id, step, answered, done, played)| share::ShareLesson {
+            id,
+            progress: scenario::LessonProgress { step, answered, done },
+            played,
+        });
+        let view = ShareView { panel, theme, lesson };
         let t = t.map(|ms| f64::from(ms) / 1000.0);
         let link = format!("https://example.org/playground/{}", share::fragment(&s, &view, t));
         let opened = share::decode(&link).map_err(|e| TestCaseError::fail(format!("{e}\n{link}")))?;

@@ -296,7 +296,7 @@ fn remembered_fragments_equal_fresh_ones() {
     edited.script.pop();
     let events = ShareView {
         panel: Some("events".into()),
-        theme: None,
+        ..ShareView::default()
     };
     let mut memo = share::Fragments::default();
     for (s, v, t) in [
@@ -309,5 +309,70 @@ fn remembered_fragments_equal_fresh_ones() {
         (&base, &events, Some(4.0)),
     ] {
         assert_eq!(memo.fragment(s, v, t), share::fragment(s, v, t));
+    }
+}
+
+/// A link keeps the lesson and where the learner is; a link without one (every link made
+/// before lessons) still opens, with no lesson; a malformed one is refused with a hint.
+#[test]
+fn a_lesson_in_a_link_is_optional_and_checked() {
+    let p = presets::default_preset();
+    let s = scenario::parse(p.file, p.text).unwrap_or_else(|e| panic!("{e}"));
+    let mut json = write::to_json(&s);
+    let old = opens(&payload_of(&json.to_string())).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(old.view.lesson, None);
+
+    let lesson = share::ShareLesson {
+        id: "taints-and-toleration-seconds".into(),
+        progress: scenario::LessonProgress {
+            step: 2,
+            answered: Some(1),
+            done: true,
+        },
+        played: 3,
+    };
+    let view = ShareView {
+        lesson: Some(lesson.clone()),
+        ..ShareView::default()
+    };
+    let opened = opens(&share::encode(&s, &view)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(opened.view.lesson, Some(lesson));
+
+    let with_view = |view: serde_json::Value| {
+        json["view"] = view;
+        payload_of(&json.to_string())
+    };
+    // Only the id is required; the rest defaults to the first step, unanswered.
+    let minimal = opens(&with_view(
+        serde_json::json!({"lesson": {"id": "max-surge"}}),
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        minimal.view.lesson,
+        Some(share::ShareLesson {
+            id: "max-surge".into(),
+            ..Default::default()
+        })
+    );
+    for (lesson, says) in [
+        (serde_json::json!("max-surge"), "is not a map"),
+        (serde_json::json!({"id": "Max Surge"}), "has no id"),
+        (serde_json::json!({"step": 1}), "has no id"),
+        (
+            serde_json::json!({"id": "max-surge", "step": -1}),
+            "step that is not a small whole number",
+        ),
+        (
+            serde_json::json!({"id": "max-surge", "played": 1e9}),
+            "played that is not a small whole number",
+        ),
+        (
+            serde_json::json!({"id": "max-surge", "done": "yes"}),
+            "done that is not true or false",
+        ),
+    ] {
+        let e = error_of(&with_view(serde_json::json!({ "lesson": lesson })));
+        assert_eq!(e.kind, ShareErrorKind::BadData, "{e}");
+        assert!(e.message.contains(says), "{e}");
     }
 }

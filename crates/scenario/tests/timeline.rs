@@ -622,3 +622,59 @@ fn captions_name_labels_and_immediate_deletions() {
         caps.join("\n")
     );
 }
+
+/// A lesson step's `run:` lines (with a `sleep` and an `expect:`, which an edit may not be)
+/// appended at any moment play as the scenario's own lines do: appended while the script
+/// still runs, they wait for it; appended after it, they run now. Either way the scenario with
+/// the lines in it, played from the start, reaches the same states, and seeking back through
+/// the checkpoints taken before the lines were appended agrees.
+#[test]
+fn lesson_run_lines_appended_at_any_moment_replay_from_the_start() {
+    let lesson = |id: &str| {
+        let p = scenario::presets::lesson(id).expect("lesson");
+        scenario::parse_lesson(p.file, p.text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let file = lesson("bad-rollout-undo");
+    let reveal = &file.lesson.steps[0].run;
+    assert!(reveal
+        .iter()
+        .any(|l| matches!(&l.step, scenario::Step::Run(c) if c.starts_with("sleep"))));
+    let script_len = file.scenario.script.len();
+    for (t_answer, still_running) in [(0.0, true), (25.0, false)] {
+        let mut tl = Timeline::new(file.scenario.clone()).expect("ok");
+        tl.advance_to(40.0, usize::MAX);
+        tl.seek(t_answer);
+        assert_eq!(!tl.playback().script_done(), still_running, "at {t_answer}");
+        tl.append_lines(reveal);
+        assert!(
+            tl.horizon() <= t_answer + 1e-9,
+            "the future seen before is dropped"
+        );
+        let added = &tl.scenario().script[script_len..];
+        // After the script: a `sleep` for the idle time, then the lines as written.
+        assert_eq!(&added[added.len() - reveal.len()..], &reveal[..]);
+        assert_eq!(added.len() > reveal.len(), !still_running);
+        tl.advance_to(150.0, usize::MAX);
+        assert!(tl.playback().script_done());
+        // The reveal's expect lines held (the lesson test pins them too).
+        let expects: Vec<_> = tl
+            .playback()
+            .log
+            .iter()
+            .filter(|r| r.command.starts_with("kubectl get ds agent -o jsonpath"))
+            .collect();
+        assert!(
+            !expects.is_empty() && expects.iter().all(|r| r.ok),
+            "{expects:#?}"
+        );
+        for target in [t_answer, t_answer + 1.0, 30.0, 61.0, 120.0] {
+            tl.seek(target);
+            let mut fresh = Playback::new(tl.scenario().clone()).expect("ok");
+            fresh.advance_to(target, usize::MAX);
+            assert!(
+                now(&tl) == snapshot(&fresh),
+                "answered at {t_answer}, seek({target})"
+            );
+        }
+    }
+}
