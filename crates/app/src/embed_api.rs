@@ -1,0 +1,396 @@
+//! The Embed API (DESIGN §4.3, `docs/embed.md`): `postMessage` between a framed playground and
+//! the page around it. Out of the frame: `dsplay:ready` once, `dsplay:state` (t and counters)
+//! when either changes, and the lessons' `dsplay:step` / `dsplay:check` ([`post_lesson_step`],
+//! [`post_lesson_check`]). Into the frame: play, pause, seek, speed, step and load, each one
+//! call the transport or the file opener already makes.
+//!
+//! Every incoming message is read field by field ([`Command::parse`]); anything else — not from
+//! the parent window, not an object, an unknown type, a field of the wrong type or range — is
+//! ignored and counted on the console at debug level. Nothing here panics on any input.
+//! Knows nothing of the simulation's rules: the state is `scenario::view`'s counters.
+
+use crate::{files, transport, Ctx, Start};
+use js_sys::{Object, Reflect};
+use leptos::prelude::*;
+use std::cell::{Cell, RefCell};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The longest scenario text `dsplay:load` takes, in UTF-16 units: a share link's own cap.
+const MAX_SCENARIO: u32 = 1 << 20;
+
+/// What a host asks of the playground.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Command {
+    Play,
+    Pause,
+    /// Virtual seconds, finite and within a share link's range.
+    Seek(f64),
+    /// One of the transport's speeds (the nearest to what was asked).
+    Speed(f64),
+    Step,
+    /// A scenario file's text.
+    Load(String),
+}
+
+/// A field of an incoming message, as far as the API reads one.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Field {
+    Number(f64),
+    Text(String),
+    /// A string over [`MAX_SCENARIO`]: not copied into the wasm memory.
+    LongText,
+    /// Missing, null, a boolean, an object…
+    Other,
+}
+
+impl Command {
+    /// The command a message asks for, or why it is ignored. `kind` is the message's `type`,
+    /// `field` reads its other fields.
+    pub(crate) fn parse(kind: &Field, field: impl Fn(&str) -> Field) -> Result<Command, String> {
+        let Field::Text(kind) = kind else {
+            return Err("not an object with a string `type`".into());
+        };
+        let number = |name: &str| match field(name) {
+            Field::Number(x) if x.is_finite() => Ok(x),
+            _ => Err(format!("{kind}: `{name}` is not a finite number")),
+        };
+        Ok(match kind.as_str() {
+            "dsplay:play" => Command::Play,
+            "dsplay:pause" => Command::Pause,
+            "dsplay:step" => Command::Step,
+            "dsplay:seek" => match number("t")? {
+                t if (0.0..=scenario::share::MAX_TIME).contains(&t) => Command::Seek(t),
+                t => {
+                    return Err(format!(
+                        "{kind}: t={t} is outside 0…{}",
+                        scenario::share::MAX_TIME
+                    ))
+                }
+            },
+            "dsplay:speed" => match number("x")? {
+                x if x > 0.0 => Command::Speed(nearest_speed(x)),
+                x => return Err(format!("{kind}: x={x} is not above 0")),
+            },
+            "dsplay:load" => match field("scenario") {
+                Field::Text(s) => Command::Load(s),
+                Field::LongText => return Err(format!("{kind}: `scenario` is over 1 MiB")),
+                _ => return Err(format!("{kind}: `scenario` is not a string")),
+            },
+            _ => return Err(format!("unknown type {kind:?}")),
+        })
+    }
+}
+
+/// The transport's speed nearest to `x` by ratio (so 3 gives 4, not 2, and 1000 gives the
+/// fastest): the speed menu always shows what plays.
+pub(crate) fn nearest_speed(x: f64) -> f64 {
+    let off = |s: f64| (s.ln() - x.ln()).abs();
+    transport::SPEEDS
+        .into_iter()
+        .fold(1.0, |best, s| if off(s) < off(best) { s } else { best })
+}
+
+thread_local! {
+    /// Sent once per page, not again when `dsplay:load` restarts the playground.
+    static READY_SENT: Cell<bool> = const { Cell::new(false) };
+    /// A state is due at the next animation frame.
+    static STATE_DUE: Cell<bool> = const { Cell::new(false) };
+    /// The last state sent (t in ms, then each DaemonSet's counters): an equal one is not sent.
+    static LAST_STATE: RefCell<Option<StateKey>> = const { RefCell::new(None) };
+    static IGNORED: Cell<u32> = const { Cell::new(0) };
+    /// The playground on screen (`dsplay:load` replaces it between a frame's request and its
+    /// callback).
+    static CURRENT: Cell<Option<Ctx>> = const { Cell::new(None) };
+}
+
+type StateKey = (i64, Vec<(String, [i32; 5])>);
+
+/// The page around this one, when the page is framed.
+fn parent() -> Option<web_sys::Window> {
+    let me = web_sys::window()?;
+    let parent = me.parent().ok().flatten()?;
+    (!Object::is(&parent, &me)).then_some(parent)
+}
+
+fn set(o: &Object, key: &str, value: &JsValue) {
+    let _ = Reflect::set(o, &key.into(), value);
+}
+
+/// Posts `{type, …fields}` to the parent. The target origin is `*`: an embed does not know its
+/// host's origin (in a sandboxed frame its own is opaque), and what it sends is what the frame
+/// shows anyway, never anything of the user's.
+fn post(kind: &str, fields: &[(&str, JsValue)]) {
+    let Some(parent) = parent() else {
+        return;
+    };
+    let message = Object::new();
+    set(&message, "type", &kind.into());
+    for (k, v) in fields {
+        set(&message, k, v);
+    }
+    let _ = parent.post_message(&message, "*");
+}
+
+/// `{type:'dsplay:step', lesson, step, of}`: a lesson opened step `step` (1-based) of `of`.
+/// For the lesson pane (issue 23 part 2), which calls it on every step change.
+pub fn post_lesson_step(lesson: &str, step: u32, of: u32) {
+    post(
+        "dsplay:step",
+        &[
+            ("lesson", lesson.into()),
+            ("step", step.into()),
+            ("of", of.into()),
+        ],
+    );
+}
+
+/// `{type:'dsplay:check', lesson, step, holds}`: a task's live check changed to `holds`.
+pub fn post_lesson_check(lesson: &str, step: u32, holds: bool) {
+    post(
+        "dsplay:check",
+        &[
+            ("lesson", lesson.into()),
+            ("step", step.into()),
+            ("holds", holds.into()),
+        ],
+    );
+}
+
+/// The `dsplay:state` of now, if it differs from the last one sent.
+fn post_state(ctx: Ctx) {
+    let Some(t) = ctx.sim.try_with_value(|s| s.elapsed()) else {
+        return;
+    };
+    let Some(counters) = ctx.vm.try_with_untracked(|v| {
+        let ds = &v.daemon_sets;
+        ds.iter()
+            .map(|c| {
+                // By name; `namespace/name` only where two namespaces use the same name.
+                let key = if ds.iter().filter(|d| d.name == c.name).count() > 1 {
+                    format!("{}/{}", c.namespace, c.name)
+                } else {
+                    c.name.clone()
+                };
+                (
+                    key,
+                    [c.desired, c.current, c.ready, c.up_to_date, c.available],
+                )
+            })
+            .collect::<Vec<_>>()
+    }) else {
+        return;
+    };
+    let key = ((t * 1000.0).round() as i64, counters);
+    if LAST_STATE.with(|l| l.borrow().as_ref() == Some(&key)) {
+        return;
+    }
+    let all = Object::new();
+    for (name, values) in &key.1 {
+        let one = Object::new();
+        for (col, v) in ["desired", "current", "ready", "updated", "available"]
+            .into_iter()
+            .zip(values)
+        {
+            set(&one, col, &(*v).into());
+        }
+        set(&all, name, &one);
+    }
+    post(
+        "dsplay:state",
+        &[
+            ("t", (key.0 as f64 / 1000.0).into()),
+            ("counters", all.into()),
+        ],
+    );
+    LAST_STATE.with(|l| *l.borrow_mut() = Some(key));
+}
+
+/// Reads a field of an incoming message without copying a long string into wasm memory.
+fn field(data: &JsValue, name: &str) -> Field {
+    let Ok(v) = Reflect::get(data, &name.into()) else {
+        return Field::Other;
+    };
+    if let Some(x) = v.as_f64() {
+        return Field::Number(x);
+    }
+    match v.dyn_ref::<js_sys::JsString>() {
+        Some(s) if s.length() > MAX_SCENARIO => Field::LongText,
+        Some(s) => Field::Text(s.into()),
+        None => Field::Other,
+    }
+}
+
+fn ignore(why: &str) {
+    let n = IGNORED.with(|c| {
+        c.set(c.get().saturating_add(1));
+        c.get()
+    });
+    web_sys::console::debug_1(&format!("dsplay: ignored message {n}: {why}").into());
+}
+
+fn run(
+    ctx: Ctx,
+    restart: RwSignal<Start, LocalStorage>,
+    error: RwSignal<Option<String>>,
+    c: Command,
+) {
+    match c {
+        Command::Play => ctx.playing.set(true),
+        Command::Pause => ctx.playing.set(false),
+        Command::Seek(t) => {
+            if let Some(Some(c)) = ctx.mutate(|s| {
+                s.seek_forward(t);
+                s.latest_caption()
+            }) {
+                ctx.caption.set(c);
+            }
+        }
+        Command::Speed(x) => ctx.speed.set(x),
+        Command::Step => transport::step_forward(ctx),
+        Command::Load(text) => match files::open_scenario("scenario.yaml", &text) {
+            Ok(start) => restart.set(start),
+            // The current scenario stays.
+            Err(e) => error.set(Some(e)),
+        },
+    }
+}
+
+/// Connects a playground to the page around it, when there is one: sends `dsplay:ready`,
+/// then a `dsplay:state` at most once per animation frame while t or the counters change, and
+/// runs the host's commands. The view is where a refused `dsplay:load` says why.
+#[component]
+pub(crate) fn EmbedApi(restart: RwSignal<Start, LocalStorage>) -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let error = RwSignal::new(None::<String>);
+    if let Some(parent) = parent() {
+        CURRENT.with(|c| c.set(Some(ctx)));
+        let listener = window_event_listener(leptos::ev::message, move |ev| {
+            // Only the host page drives the frame: not other frames, not windows it opened.
+            if !ev.source().is_some_and(|s| Object::is(&s, &parent)) {
+                return ignore("not from the parent window");
+            }
+            let data = ev.data();
+            let kind = if data.is_object() {
+                field(&data, "type")
+            } else {
+                Field::Other
+            };
+            match Command::parse(&kind, |name| field(&data, name)) {
+                Ok(c) => {
+                    error.set(None);
+                    run(ctx, restart, error, c)
+                }
+                Err(why) => ignore(&why),
+            }
+        });
+        on_cleanup(move || listener.remove());
+        Effect::new(move |_| {
+            ctx.frame.track();
+            if !STATE_DUE.with(|d| d.replace(true)) {
+                request_animation_frame(|| {
+                    STATE_DUE.with(|d| d.set(false));
+                    if let Some(ctx) = CURRENT.with(Cell::get) {
+                        post_state(ctx);
+                    }
+                });
+            }
+        });
+        if !READY_SENT.with(|r| r.replace(true)) {
+            post("dsplay:ready", &[]);
+        }
+    }
+    move || {
+        error.get().map(|e| {
+            view! { <pre class="tool-message error" role="alert" data-testid="load-error">{e}</pre> }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(kind: &str, fields: &[(&str, Field)]) -> Result<Command, String> {
+        Command::parse(&Field::Text(kind.into()), |name| {
+            fields
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map_or(Field::Other, |(_, v)| v.clone())
+        })
+    }
+
+    #[test]
+    fn every_command_with_good_fields_is_read() {
+        assert_eq!(parse("dsplay:play", &[]), Ok(Command::Play));
+        assert_eq!(parse("dsplay:pause", &[]), Ok(Command::Pause));
+        assert_eq!(parse("dsplay:step", &[]), Ok(Command::Step));
+        assert_eq!(
+            parse("dsplay:seek", &[("t", Field::Number(30.0))]),
+            Ok(Command::Seek(30.0))
+        );
+        assert_eq!(
+            parse("dsplay:speed", &[("x", Field::Number(4.0))]),
+            Ok(Command::Speed(4.0))
+        );
+        assert_eq!(
+            parse("dsplay:load", &[("scenario", Field::Text("id: x".into()))]),
+            Ok(Command::Load("id: x".into()))
+        );
+    }
+
+    #[test]
+    fn malformed_fields_are_refused_with_the_reason() {
+        let bad = [
+            (
+                "dsplay:seek",
+                ("t", Field::Text("x".into())),
+                "not a finite number",
+            ),
+            (
+                "dsplay:seek",
+                ("t", Field::Number(f64::NAN)),
+                "not a finite number",
+            ),
+            ("dsplay:seek", ("t", Field::Number(-1.0)), "outside"),
+            ("dsplay:seek", ("t", Field::Number(1e300)), "outside"),
+            (
+                "dsplay:speed",
+                ("x", Field::Number(f64::NAN)),
+                "not a finite number",
+            ),
+            (
+                "dsplay:speed",
+                ("x", Field::Number(f64::INFINITY)),
+                "not a finite number",
+            ),
+            ("dsplay:speed", ("x", Field::Number(0.0)), "not above 0"),
+            ("dsplay:speed", ("x", Field::Other), "not a finite number"),
+            (
+                "dsplay:load",
+                ("scenario", Field::Number(1.0)),
+                "not a string",
+            ),
+            ("dsplay:load", ("scenario", Field::LongText), "over 1 MiB"),
+        ];
+        for (kind, field, says) in bad {
+            let e = parse(kind, &[field.clone()]).expect_err(&format!("{kind} {field:?}"));
+            assert!(e.contains(says), "{kind} {field:?}: {e}");
+        }
+        assert!(parse("dsplay:rewind", &[])
+            .unwrap_err()
+            .contains("unknown type"));
+        for kind in [Field::Other, Field::Number(1.0), Field::LongText] {
+            assert!(Command::parse(&kind, |_| Field::Other).is_err());
+        }
+    }
+
+    #[test]
+    fn a_speed_is_snapped_to_the_nearest_transport_speed_by_ratio() {
+        assert_eq!(nearest_speed(4.0), 4.0);
+        assert_eq!(nearest_speed(3.0), 4.0);
+        assert_eq!(nearest_speed(2.5), 2.0);
+        assert_eq!(nearest_speed(1e9), 64.0);
+        assert_eq!(nearest_speed(1e-9), 0.25);
+        assert!(transport::SPEEDS.contains(&nearest_speed(0.7)));
+    }
+}
