@@ -45,38 +45,36 @@ pub(crate) enum Field {
 
 impl Command {
     /// The command a message asks for, or why it is ignored. `kind` is the message's `type`,
-    /// `field` reads its other fields.
-    pub(crate) fn parse(kind: &Field, field: impl Fn(&str) -> Field) -> Result<Command, String> {
+    /// `field` reads its other fields. (Static reasons: each `format!` costs page weight.)
+    pub(crate) fn parse(
+        kind: &Field,
+        field: impl Fn(&str) -> Field,
+    ) -> Result<Command, &'static str> {
         let Field::Text(kind) = kind else {
-            return Err("not an object with a string `type`".into());
+            return Err("not an object with a string `type`");
         };
-        let number = |name: &str| match field(name) {
-            Field::Number(x) if x.is_finite() => Ok(x),
-            _ => Err(format!("{kind}: `{name}` is not a finite number")),
+        let number = |name| match field(name) {
+            Field::Number(x) if x.is_finite() => Some(x),
+            _ => None,
         };
         Ok(match kind.as_str() {
             "dsplay:play" => Command::Play,
             "dsplay:pause" => Command::Pause,
             "dsplay:step" => Command::Step,
-            "dsplay:seek" => match number("t")? {
-                t if (0.0..=scenario::share::MAX_TIME).contains(&t) => Command::Seek(t),
-                t => {
-                    return Err(format!(
-                        "{kind}: t={t} is outside 0…{}",
-                        scenario::share::MAX_TIME
-                    ))
-                }
+            "dsplay:seek" => match number("t") {
+                Some(t) if (0.0..=scenario::share::MAX_TIME).contains(&t) => Command::Seek(t),
+                _ => return Err("`t` is not a number of seconds from 0 to 2592000"),
             },
-            "dsplay:speed" => match number("x")? {
-                x if x > 0.0 => Command::Speed(nearest_speed(x)),
-                x => return Err(format!("{kind}: x={x} is not above 0")),
+            "dsplay:speed" => match number("x") {
+                Some(x) if x > 0.0 => Command::Speed(nearest_speed(x)),
+                _ => return Err("`x` is not a finite number above 0"),
             },
             "dsplay:load" => match field("scenario") {
                 Field::Text(s) => Command::Load(s),
-                Field::LongText => return Err(format!("{kind}: `scenario` is over 1 MiB")),
-                _ => return Err(format!("{kind}: `scenario` is not a string")),
+                Field::LongText => return Err("`scenario` is over 1 Mi characters"),
+                _ => return Err("`scenario` is not a string"),
             },
-            _ => return Err(format!("unknown type {kind:?}")),
+            _ => return Err("unknown type"),
         })
     }
 }
@@ -84,7 +82,7 @@ impl Command {
 /// The transport's speed nearest to `x` by ratio (so 3 gives 4, not 2, and 1000 gives the
 /// fastest): the speed menu always shows what plays.
 pub(crate) fn nearest_speed(x: f64) -> f64 {
-    let off = |s: f64| (s.ln() - x.ln()).abs();
+    let off = |s: f64| if s > x { s / x } else { x / s };
     transport::SPEEDS
         .into_iter()
         .fold(1.0, |best, s| if off(s) < off(best) { s } else { best })
@@ -109,7 +107,12 @@ type StateKey = (i64, Vec<(String, [i32; 5])>);
 fn parent() -> Option<web_sys::Window> {
     let me = web_sys::window()?;
     let parent = me.parent().ok().flatten()?;
-    (!Object::is(&parent, &me)).then_some(parent)
+    (!same(&parent, &me)).then_some(parent)
+}
+
+/// `a === b` (one window seen through two handles).
+fn same(a: &JsValue, b: &JsValue) -> bool {
+    a == b
 }
 
 fn set(o: &Object, key: &str, value: &JsValue) {
@@ -205,11 +208,13 @@ fn post_state(ctx: Ctx) {
     LAST_STATE.with(|l| *l.borrow_mut() = Some(key));
 }
 
-/// Reads a field of an incoming message without copying a long string into wasm memory.
+/// Reads a field of an incoming message.
 fn field(data: &JsValue, name: &str) -> Field {
-    let Ok(v) = Reflect::get(data, &name.into()) else {
-        return Field::Other;
-    };
+    read(Reflect::get(data, &name.into()).unwrap_or_default())
+}
+
+/// A value as the API reads it, without copying a long string into wasm memory.
+fn read(v: JsValue) -> Field {
     if let Some(x) = v.as_f64() {
         return Field::Number(x);
     }
@@ -220,12 +225,18 @@ fn field(data: &JsValue, name: &str) -> Field {
     }
 }
 
-fn ignore(why: &str) {
+/// Counts an ignored message on the console, with its `type` as sent and why.
+fn ignore(kind: &JsValue, why: &str) {
     let n = IGNORED.with(|c| {
         c.set(c.get().saturating_add(1));
         c.get()
     });
-    web_sys::console::debug_1(&format!("dsplay: ignored message {n}: {why}").into());
+    web_sys::console::debug_4(
+        &"dsplay: ignored message".into(),
+        &n.into(),
+        kind,
+        &why.into(),
+    );
 }
 
 fn run(
@@ -265,22 +276,21 @@ pub(crate) fn EmbedApi(restart: RwSignal<Start, LocalStorage>) -> impl IntoView 
     if let Some(parent) = parent() {
         CURRENT.with(|c| c.set(Some(ctx)));
         let listener = window_event_listener(leptos::ev::message, move |ev| {
-            // Only the host page drives the frame: not other frames, not windows it opened.
-            if !ev.source().is_some_and(|s| Object::is(&s, &parent)) {
-                return ignore("not from the parent window");
-            }
             let data = ev.data();
-            let kind = if data.is_object() {
-                field(&data, "type")
-            } else {
-                Field::Other
+            let kind = match data.is_object() {
+                true => Reflect::get(&data, &"type".into()).unwrap_or_default(),
+                false => JsValue::UNDEFINED,
             };
-            match Command::parse(&kind, |name| field(&data, name)) {
+            // Only the host page drives the frame: not other frames, not windows it opened.
+            if !ev.source().is_some_and(|s| same(&s, &parent)) {
+                return ignore(&kind, "not from the parent window");
+            }
+            match Command::parse(&read(kind.clone()), |name| field(&data, name)) {
                 Ok(c) => {
                     error.set(None);
                     run(ctx, restart, error, c)
                 }
-                Err(why) => ignore(&why),
+                Err(why) => ignore(&kind, why),
             }
         });
         on_cleanup(move || listener.remove());
@@ -310,7 +320,7 @@ pub(crate) fn EmbedApi(restart: RwSignal<Start, LocalStorage>) -> impl IntoView 
 mod tests {
     use super::*;
 
-    fn parse(kind: &str, fields: &[(&str, Field)]) -> Result<Command, String> {
+    fn parse(kind: &str, fields: &[(&str, Field)]) -> Result<Command, &'static str> {
         Command::parse(&Field::Text(kind.into()), |name| {
             fields
                 .iter()
@@ -340,41 +350,33 @@ mod tests {
 
     #[test]
     fn malformed_fields_are_refused_with_the_reason() {
+        let t = "`t` is not a number of seconds from 0 to 2592000";
+        let x = "`x` is not a finite number above 0";
         let bad = [
-            (
-                "dsplay:seek",
-                ("t", Field::Text("x".into())),
-                "not a finite number",
-            ),
-            (
-                "dsplay:seek",
-                ("t", Field::Number(f64::NAN)),
-                "not a finite number",
-            ),
-            ("dsplay:seek", ("t", Field::Number(-1.0)), "outside"),
-            ("dsplay:seek", ("t", Field::Number(1e300)), "outside"),
-            (
-                "dsplay:speed",
-                ("x", Field::Number(f64::NAN)),
-                "not a finite number",
-            ),
-            (
-                "dsplay:speed",
-                ("x", Field::Number(f64::INFINITY)),
-                "not a finite number",
-            ),
-            ("dsplay:speed", ("x", Field::Number(0.0)), "not above 0"),
-            ("dsplay:speed", ("x", Field::Other), "not a finite number"),
+            ("dsplay:seek", ("t", Field::Text("x".into())), t),
+            ("dsplay:seek", ("t", Field::Number(f64::NAN)), t),
+            ("dsplay:seek", ("t", Field::Number(-1.0)), t),
+            ("dsplay:seek", ("t", Field::Number(1e300)), t),
+            ("dsplay:seek", ("t", Field::Other), t),
+            ("dsplay:speed", ("x", Field::Number(f64::NAN)), x),
+            ("dsplay:speed", ("x", Field::Number(f64::INFINITY)), x),
+            ("dsplay:speed", ("x", Field::Number(0.0)), x),
+            ("dsplay:speed", ("x", Field::Text("4".into())), x),
             (
                 "dsplay:load",
                 ("scenario", Field::Number(1.0)),
-                "not a string",
+                "`scenario` is not a string",
             ),
-            ("dsplay:load", ("scenario", Field::LongText), "over 1 MiB"),
+            (
+                "dsplay:load",
+                ("scenario", Field::LongText),
+                "`scenario` is over 1 Mi characters",
+            ),
         ];
         for (kind, field, says) in bad {
-            let e = parse(kind, &[field.clone()]).expect_err(&format!("{kind} {field:?}"));
-            assert!(e.contains(says), "{kind} {field:?}: {e}");
+            let e =
+                parse(kind, std::slice::from_ref(&field)).expect_err(&format!("{kind} {field:?}"));
+            assert_eq!(e, says, "{kind} {field:?}");
         }
         assert!(parse("dsplay:rewind", &[])
             .unwrap_err()
