@@ -53,7 +53,7 @@ function summary(data) {
   const ds = Object.entries(data.counters)
     .map(([name, c]) => `${name} ${c.desired}/${c.current}/${c.ready}/${c.updated}/${c.available}`)
     .join(', ');
-  return `dsplay:state t=${data.t.toFixed(1)}s ${ds || '(no DaemonSet)'}`;
+  return `dsplay:state t=${data.t.toFixed(2)}s ${ds || '(no DaemonSet)'}`;
 }
 
 addEventListener('message', (event) => {
