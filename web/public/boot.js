@@ -63,9 +63,7 @@ async function wasmResponse(url) {
   return new Response(response.body.pipeThrough(unpack), { headers: { 'Content-Type': 'application/wasm' } });
 }
 
-// Click-to-load (`?embed=1&ctl=1`, docs/embed.md): a page with ten embeds must not load ten
-// simulators up front. Until the learner clicks, the frame shows the preset's title and one
-// button, and neither the wasm nor the glue is requested.
+// Click-to-load (`?embed=1&ctl=1`, docs/embed.md): no wasm or glue is fetched before the click.
 const page = new URLSearchParams(location.search);
 const on = (name) => page.has(name) && page.get(name) !== '0';
 if (on('embed') && on('ctl')) await clickToLoad();
@@ -85,8 +83,7 @@ async function clickToLoad() {
   note.textContent = 'The Kubernetes DaemonSet controller in your browser: a click loads it (about 0.6 MB).';
   box.append(title, go, note);
   document.body.append(box);
-  // The title is the preset's (public/embed-titles.json, kept current by a test of crates/app);
-  // a share link's is inside its compressed payload, so it keeps the generic one.
+  // Titles: public/embed-titles.json (tested against the presets); a share link keeps this one.
   fetch(new URL('embed-titles.json', import.meta.url))
     .then((r) => (r.ok ? r.json() : null))
     .then((t) => {
