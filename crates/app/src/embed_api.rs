@@ -95,6 +95,7 @@ thread_local! {
     static STATE_DUE: Cell<bool> = const { Cell::new(false) };
     /// The last state sent (t in ms, then each DaemonSet's counters): an equal one is not sent.
     static LAST_STATE: RefCell<Option<StateKey>> = const { RefCell::new(None) };
+    /// Messages ignored so far: the console numbers them.
     static IGNORED: Cell<u32> = const { Cell::new(0) };
     /// The playground on screen (`dsplay:load` replaces it between a frame's request and its
     /// callback).
