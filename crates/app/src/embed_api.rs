@@ -120,44 +120,58 @@ fn set(o: &Object, key: &str, value: &JsValue) {
     let _ = Reflect::set(o, &key.into(), value);
 }
 
-/// Posts `{type, …fields}` to the parent. The target origin is `*`: an embed does not know its
-/// host's origin (in a sandboxed frame its own is opaque), and what it sends is what the frame
-/// shows anyway, never anything of the user's.
-fn post(kind: &str, fields: &[(&str, JsValue)]) {
-    let Some(parent) = parent() else {
-        return;
-    };
+/// `{type, …fields}`.
+fn message(kind: &str, fields: &[(&str, JsValue)]) -> Object {
     let message = Object::new();
     set(&message, "type", &kind.into());
     for (k, v) in fields {
         set(&message, k, v);
     }
-    let _ = parent.post_message(&message, "*");
+    message
+}
+
+/// Posts a message to the parent. The target origin is `*`: an embed does not know its host's
+/// origin (in a sandboxed frame its own is opaque), and what it sends is what the frame shows
+/// anyway, never anything of the user's.
+fn post(message: &Object) {
+    if let Some(parent) = parent() {
+        let _ = parent.post_message(message, "*");
+    }
 }
 
 /// `{type:'dsplay:step', lesson, step, of}`: a lesson opened step `step` (1-based) of `of`.
-/// For the lesson pane (issue 23 part 2), which calls it on every step change.
-pub fn post_lesson_step(lesson: &str, step: u32, of: u32) {
-    post(
+pub fn lesson_step_message(lesson: &str, step: u32, of: u32) -> Object {
+    message(
         "dsplay:step",
         &[
             ("lesson", lesson.into()),
             ("step", step.into()),
             ("of", of.into()),
         ],
-    );
+    )
 }
 
-/// `{type:'dsplay:check', lesson, step, holds}`: a task's live check changed to `holds`.
-pub fn post_lesson_check(lesson: &str, step: u32, holds: bool) {
-    post(
+/// `{type:'dsplay:check', lesson, step, holds}`: a task's live check is now `holds`.
+pub fn lesson_check_message(lesson: &str, step: u32, holds: bool) -> Object {
+    message(
         "dsplay:check",
         &[
             ("lesson", lesson.into()),
             ("step", step.into()),
             ("holds", holds.into()),
         ],
-    );
+    )
+}
+
+/// Tells the host page a lesson opened a step; the lesson pane (issue 23 part 2) calls it on
+/// every step change. Nothing happens when the page is not framed.
+pub fn post_lesson_step(lesson: &str, step: u32, of: u32) {
+    post(&lesson_step_message(lesson, step, of));
+}
+
+/// Tells the host page a lesson task's live check changed.
+pub fn post_lesson_check(lesson: &str, step: u32, holds: bool) {
+    post(&lesson_check_message(lesson, step, holds));
 }
 
 /// The `dsplay:state` of now, if it differs from the last one sent.
@@ -199,13 +213,13 @@ fn post_state(ctx: Ctx) {
         }
         set(&all, name, &one);
     }
-    post(
+    post(&message(
         "dsplay:state",
         &[
             ("t", (key.0 as f64 / 1000.0).into()),
             ("counters", all.into()),
         ],
-    );
+    ));
     LAST_STATE.with(|l| *l.borrow_mut() = Some(key));
 }
 
@@ -307,7 +321,7 @@ pub(crate) fn EmbedApi(restart: RwSignal<Start, LocalStorage>) -> impl IntoView 
             }
         });
         if !READY_SENT.with(|r| r.replace(true)) {
-            post("dsplay:ready", &[]);
+            post(&message("dsplay:ready", &[]));
         }
     }
     move || {
