@@ -5,6 +5,7 @@
 
 mod chart;
 mod editor;
+pub mod embed_api;
 mod events;
 mod explain;
 mod files;
@@ -633,6 +634,7 @@ pub fn Playground(
         let extra = opts.panel.as_deref().and_then(Panel::from_id);
         return view! {
             <main class="page embed-page">
+                <embed_api::EmbedApi restart/>
                 <header class="embed-head">
                     <b>{title}</b>
                     <a href=move || format!("{}{}", persist::base_url(), ctx.read(|s| s.share_fragment(None)))
@@ -676,6 +678,7 @@ pub fn Playground(
             </div>
         </header>
         <main class="page">
+            <embed_api::EmbedApi restart/>
             <section class="preset" aria-label="Story">
                 <h2>{title}</h2>
                 <p class="story">{story}</p>
