@@ -3,9 +3,7 @@
 //! against the budget. `--check` makes a total over budget a failure, for a CI gate.
 //!
 //! Gzipped sizes come from `gzip -9 -n`, what a static host serves; every file trunk writes to
-//! `dist/` counts, since the page loads them all (HTML, JS glue, wasm, CSS), except the embed
-//! demo's host page (`public/embed-demo.*`): it is a docs page around the embeds, which never
-//! loads it, and the budget is what a page that embeds the playground pays for it.
+//! `dist/` counts, since the page loads them all (HTML, JS glue, wasm, CSS).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -44,9 +42,6 @@ pub fn size(root: &Path, check: bool) -> Result {
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
             .join("/");
-        if is_host_page(&name) {
-            continue;
-        }
         let raw = fs::metadata(&path)
             .map_err(|e| format!("reading {}: {e}", path.display()))?
             .len();
@@ -76,11 +71,6 @@ pub fn size(root: &Path, check: bool) -> Result {
         )),
         _ => Ok(()),
     }
-}
-
-/// The demo host page's own files (`web/public/embed-demo.*`), which the playground never loads.
-fn is_host_page(name: &str) -> bool {
-    name.starts_with("public/embed-demo.")
 }
 
 /// The table, largest gzipped file first, and how far the gzipped total is over `budget`.
@@ -160,20 +150,6 @@ fn gzip_size(path: &Path) -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_the_demo_host_page_is_left_out() {
-        assert!(is_host_page("public/embed-demo.html"));
-        assert!(is_host_page("public/embed-demo.js"));
-        for loaded in [
-            "index.html",
-            "public/boot.js",
-            "public/embed-titles.json",
-            "embed-demo.html",
-        ] {
-            assert!(!is_host_page(loaded), "{loaded}");
-        }
-    }
 
     fn entry(name: &str, raw: u64, gzip: u64) -> Entry {
         Entry {
