@@ -6,6 +6,7 @@
 //! kubectl layer; `presets` is the library of scenarios shipped with the playground.
 
 pub mod caption;
+pub mod compare;
 pub mod edit;
 pub mod export;
 pub mod format;
