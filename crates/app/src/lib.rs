@@ -4,6 +4,7 @@
 //! here re-implements a rule.
 
 mod chart;
+mod compare;
 mod editor;
 pub mod embed_api;
 mod events;
@@ -290,6 +291,9 @@ impl Start {
 #[component]
 pub fn App() -> impl IntoView {
     let opts = persist::page_options();
+    if opts.compare.is_some() {
+        return view! { <compare::ComparePage opts/> }.into_any();
+    }
     let mut notices = Vec::new();
     if !opts.problems.is_empty() {
         let (what, it) = match opts.problems.len() {
@@ -683,6 +687,7 @@ pub fn Playground(
                 <h2>{title}</h2>
                 <p class="story">{story}</p>
                 <files::Tools restart theme edited=Signal::derive(edited)/>
+                <compare::CompareMenu preset=preset.clone() edited=Signal::derive(edited)/>
             </section>
             <transport::Transport/>
             <CountersTable/>
