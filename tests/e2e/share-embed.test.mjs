@@ -274,13 +274,15 @@ test('with the storage full, opening a link does not save over the session it co
 test('the demo page renders three working embeds in sandboxed iframes', async () => {
   const { context, page, problems } = await fresh();
   await page.goto(new URL('public/embed-demo.html', BASE_URL).href);
-  const frames = page.locator('iframe');
+  // The docs-like embeds (the host-driven one above them is embed-api.test.mjs's).
+  const docs = 'iframe[id^="embed-f"]';
+  const frames = page.locator(docs);
   assert.equal(await frames.count(), 3);
   for (let i = 0; i < 3; i++) {
     const el = frames.nth(i);
     await el.scrollIntoViewIfNeeded();
     assert.equal(await el.getAttribute('sandbox'), 'allow-scripts');
-    const frame = page.frameLocator('iframe').nth(i);
+    const frame = page.frameLocator(docs).nth(i);
     await frame.locator('tr[data-ds]').waitFor({ timeout: 30_000 });
     await frame.locator('article.node, .tiles button').first().waitFor();
     // Autoplay: the clock moves.

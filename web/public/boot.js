@@ -63,6 +63,39 @@ async function wasmResponse(url) {
   return new Response(response.body.pipeThrough(unpack), { headers: { 'Content-Type': 'application/wasm' } });
 }
 
+// Click-to-load (`?embed=1&ctl=1`, docs/embed.md): no wasm or glue is fetched before the click.
+const page = new URLSearchParams(location.search);
+const on = (name) => page.has(name) && page.get(name) !== '0';
+if (on('embed') && on('ctl')) await clickToLoad();
+
+async function clickToLoad() {
+  const theme = page.get('theme');
+  if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+  const box = document.createElement('main');
+  box.className = 'ctl-preview';
+  const title = document.createElement('h1');
+  title.textContent = 'DaemonSet Playground';
+  const go = document.createElement('button');
+  go.type = 'button';
+  go.className = 'primary';
+  go.textContent = on('autoplay') ? '▶ Play' : '▶ Load the simulator';
+  const note = document.createElement('p');
+  note.textContent = 'The Kubernetes DaemonSet controller in your browser: a click loads it (about 0.6 MB).';
+  box.append(title, go, note);
+  document.body.append(box);
+  // Titles: public/embed-titles.json (tested against the presets); a share link keeps this one.
+  fetch(new URL('embed-titles.json', import.meta.url))
+    .then((r) => (r.ok ? r.json() : null))
+    .then((t) => {
+      const id = page.get('preset') ?? (location.hash.startsWith('#s=') ? null : t?.default);
+      const known = id && Object.hasOwn(t?.titles ?? {}, id) ? t.titles[id] : null;
+      if (typeof known === 'string') title.textContent = known;
+    })
+    .catch(() => {}); // the generic title stays
+  await new Promise((clicked) => go.addEventListener('click', clicked, { once: true }));
+  box.remove();
+}
+
 try {
   // Start the download before the glue's import: the two go in parallel.
   const wasm = wasmResponse(sameOrigin('wasm'));

@@ -3,7 +3,7 @@
 //! counters often coincide (all 4 once settled), so lines drawn over each other would hide all
 //! but one; a band each keeps every counter visible.
 
-use crate::Ctx;
+use crate::{Ctx, Sim};
 use leptos::prelude::*;
 
 const W: f64 = 520.0;
@@ -30,7 +30,7 @@ const SERIES: [(&str, usize); 6] = [
 
 /// One DaemonSet's counters at a sample's time: [desired, current, ready, up-to-date,
 /// available, unavailable], or `None` while it does not exist.
-type Point = (f64, Option<[i32; 6]>);
+pub(crate) type Point = (f64, Option<[i32; 6]>);
 
 /// A step line through `points` (each value holds until the next point) in SVG path syntax; it
 /// breaks while the DaemonSet does not exist and ends at `end`. With a `base`, the area under
@@ -104,7 +104,7 @@ fn time_label(t: f64) -> String {
 }
 
 /// How the chart names a DaemonSet: its name, with the namespace unless it is `default`.
-fn label(namespace: &str, name: &str) -> String {
+pub(crate) fn label(namespace: &str, name: &str) -> String {
     if namespace == "default" {
         name.to_string()
     } else {
@@ -151,33 +151,7 @@ pub(crate) fn ChartPanel() -> impl IntoView {
     let chosen = RwSignal::new(None::<String>);
     let data = Memo::new(move |_| {
         let shown = chosen.with(|c| names.with(|n| shown(n, c.as_ref())));
-        ctx.read(|s| {
-            let points: Vec<Point> = s
-                .samples()
-                .iter()
-                .map(|x| {
-                    let c = x.daemon_sets.iter().find(|c| {
-                        shown
-                            .as_deref()
-                            .is_some_and(|l| is_labelled(l, &c.namespace, &c.name))
-                    });
-                    (
-                        x.t(),
-                        c.map(|c| {
-                            [
-                                c.desired,
-                                c.current,
-                                c.ready,
-                                c.up_to_date,
-                                c.available,
-                                c.unavailable,
-                            ]
-                        }),
-                    )
-                })
-                .collect();
-            (points, s.elapsed(), s.horizon())
-        })
+        ctx.read(|s| (vec![points(s, shown.as_deref())], s.elapsed(), s.horizon()))
     });
     view! {
         <section class="chart" aria-label="Counters over time">
@@ -197,58 +171,102 @@ pub(crate) fn ChartPanel() -> impl IntoView {
                     </select>
                 </label>
             })}
-            {move || data.with(|(points, now, horizon)| {
-                // Samples reach the horizon (what has been simulated), which may lie after now.
-                let t_max = horizon.max(*now).max(1.0);
-                let y_max = points
-                    .iter()
-                    .flat_map(|p| p.1.iter().flatten().map(|v| *v as f64))
-                    .fold(1.0, f64::max);
-                let (x0, x1) = (LABEL_W, W - VALUE_W);
-                let x = move |t: f64| x0 + (x1 - x0) * t / t_max;
-                let bands_h = SERIES.len() as f64 * (BAND_H + BAND_GAP) - BAND_GAP;
-                let h = TOP + bands_h + AXIS_H;
-                let mut said = Vec::new();
-                let bands = SERIES.iter().enumerate().map(|(k, (name, i))| {
-                    let top = TOP + k as f64 * (BAND_H + BAND_GAP);
-                    let base = top + BAND_H;
-                    let y = move |v: f64| base - BAND_H * v / y_max;
-                    let line = step_path(points, *i, x, y, t_max, None);
-                    let area = step_path(points, *i, x, y, t_max, Some(base));
-                    let value = value_at(points, *i, *now);
-                    let shown = value.map_or("–".to_string(), |v| v.to_string());
-                    said.push(format!("{} {shown}", name.to_ascii_uppercase()));
-                    view! {
-                        <g class=format!("band s-{name}") data-series=*name>
-                            <text class="band-name" x=0 y=base - BAND_H / 2.0 + 4.0>{name.to_ascii_uppercase()}</text>
-                            <line class="grid" x1=x0 y1=top x2=x1 y2=top/>
-                            <line class="axis" x1=x0 y1=base x2=x1 y2=base/>
-                            <path class="area" d=area/>
-                            <path class="series" d=line fill="none"/>
-                            <text class="band-value" x=W y=base - BAND_H / 2.0 + 4.0 text-anchor="end">{shown}</text>
-                        </g>
-                    }
-                }).collect_view();
-                let ticks = time_ticks(t_max).into_iter().map(|t| view! {
-                    <line class="axis" x1=x(t) y1=TOP + bands_h x2=x(t) y2=TOP + bands_h + 4.0/>
-                    <text class="tick" x=x(t) y=h - 4.0 text-anchor="middle">{time_label(t)}</text>
-                }).collect_view();
-                let cursor = x(*now);
-                let label = format!(
-                    "The counters over virtual time, each from 0 to {y_max:.0}; at t = {now:.1}s: {}",
-                    said.join(", ")
-                );
-                view! {
-                    <svg viewBox=format!("0 0 {W} {h}") role="img" aria-label=label>
-                        // The scale every band shares: its top line is this many pods.
-                        <text class="tick y-max" x=x0 - 4.0 y=TOP + 4.0 text-anchor="end">{format!("{y_max:.0}")}</text>
-                        {bands}
-                        {ticks}
-                        <line class="now" x1=cursor y1=TOP - 4.0 x2=cursor y2=TOP + bands_h/>
-                    </svg>
-                }
-            })}
+            {move || data.with(|(lines, now, horizon)| chart_svg(lines, *now, *horizon))}
         </section>
+    }
+}
+
+/// The counters of the DaemonSet labelled `shown` (see [`label`]) at each sample.
+pub(crate) fn points(s: &Sim, shown: Option<&str>) -> Vec<Point> {
+    s.samples()
+        .iter()
+        .map(|x| {
+            let c = x
+                .daemon_sets
+                .iter()
+                .find(|c| shown.is_some_and(|l| is_labelled(l, &c.namespace, &c.name)));
+            (
+                x.t(),
+                c.map(|c| {
+                    [
+                        c.desired,
+                        c.current,
+                        c.ready,
+                        c.up_to_date,
+                        c.available,
+                        c.unavailable,
+                    ]
+                }),
+            )
+        })
+        .collect()
+}
+
+/// The bands, each with one line per element of `lines` (the compare view's variants, told
+/// apart by the CSS classes `v0`…`v3`: colour and dash pattern); one line also gets its area.
+pub(crate) fn chart_svg(lines: &[Vec<Point>], now: f64, horizon: f64) -> impl IntoView {
+    // Samples reach the horizon (what has been simulated), which may lie after now.
+    let t_max = horizon.max(now).max(1.0);
+    let y_max = lines
+        .iter()
+        .flatten()
+        .flat_map(|p| p.1.iter().flatten().map(|v| *v as f64))
+        .fold(1.0, f64::max);
+    let value_w = VALUE_W * lines.len().max(1) as f64;
+    let (x0, x1) = (LABEL_W, W - value_w);
+    let x = move |t: f64| x0 + (x1 - x0) * t / t_max;
+    let bands_h = SERIES.len() as f64 * (BAND_H + BAND_GAP) - BAND_GAP;
+    let h = TOP + bands_h + AXIS_H;
+    let mut said = Vec::new();
+    let bands = SERIES.iter().enumerate().map(|(k, (name, i))| {
+        let top = TOP + k as f64 * (BAND_H + BAND_GAP);
+        let base = top + BAND_H;
+        let y = move |v: f64| base - BAND_H * v / y_max;
+        let area = (lines.len() == 1).then(|| {
+            view! { <path class="area" d=step_path(&lines[0], *i, x, y, t_max, Some(base))/> }
+        });
+        let paths = lines.iter().enumerate().map(|(v, points)| view! {
+            <path class=format!("series v{v}") d=step_path(points, *i, x, y, t_max, None) fill="none"/>
+        }).collect_view();
+        let shown = lines
+            .iter()
+            .map(|points| value_at(points, *i, now).map_or("–".to_string(), |v| v.to_string()))
+            .collect::<Vec<_>>()
+            .join(" / ");
+        said.push(format!("{} {shown}", name.to_ascii_uppercase()));
+        view! {
+            <g class=format!("band s-{name}") data-series=*name>
+                <text class="band-name" x=0 y=base - BAND_H / 2.0 + 4.0>{name.to_ascii_uppercase()}</text>
+                <line class="grid" x1=x0 y1=top x2=x1 y2=top/>
+                <line class="axis" x1=x0 y1=base x2=x1 y2=base/>
+                {area}
+                {paths}
+                <text class="band-value" x=W y=base - BAND_H / 2.0 + 4.0 text-anchor="end">{shown}</text>
+            </g>
+        }
+    }).collect_view();
+    let ticks = time_ticks(t_max)
+        .into_iter()
+        .map(|t| {
+            view! {
+                <line class="axis" x1=x(t) y1=TOP + bands_h x2=x(t) y2=TOP + bands_h + 4.0/>
+                <text class="tick" x=x(t) y=h - 4.0 text-anchor="middle">{time_label(t)}</text>
+            }
+        })
+        .collect_view();
+    let cursor = x(now);
+    let label = format!(
+        "The counters over virtual time, each from 0 to {y_max:.0}; at t = {now:.1}s: {}",
+        said.join(", ")
+    );
+    view! {
+        <svg viewBox=format!("0 0 {W} {h}") role="img" aria-label=label>
+            // The scale every band shares: its top line is this many pods.
+            <text class="tick y-max" x=x0 - 4.0 y=TOP + 4.0 text-anchor="end">{format!("{y_max:.0}")}</text>
+            {bands}
+            {ticks}
+            <line class="now" x1=cursor y1=TOP - 4.0 x2=cursor y2=TOP + bands_h/>
+        </svg>
     }
 }
 

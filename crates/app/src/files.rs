@@ -49,6 +49,16 @@ fn read_file(file: web_sys::File, then: impl FnOnce(String, String) + 'static) {
     });
 }
 
+/// A scenario file's text, checked as every opened file is (file:line:column and a hint), ready
+/// to start; the error is the message to show. The file picker, drag-and-drop and the Embed
+/// API's `dsplay:load` all open files through it.
+pub(crate) fn open_scenario(name: &str, text: &str) -> Result<Start, String> {
+    scenario::parse(name, text)
+        .map_err(|e| e.to_string())
+        .and_then(|s| Start::scenario(s, None, None))
+        .map_err(|e| format!("{name} was not opened: {e}"))
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tool {
     Share,
@@ -76,12 +86,9 @@ pub(crate) fn Tools(
         {
             return;
         }
-        match scenario::parse(&name, &text)
-            .map_err(|e| e.to_string())
-            .and_then(|s| Start::scenario(s, None, None))
-        {
+        match open_scenario(&name, &text) {
             Ok(s) => restart.set(s),
-            Err(e) => message.set(Some((false, format!("{name} was not opened: {e}")))),
+            Err(e) => message.set(Some((false, e))),
         }
     };
     let drop_listener = window_event_listener(leptos::ev::drop, move |ev: web_sys::DragEvent| {

@@ -34,12 +34,19 @@ pub(crate) enum LessonEvent {
     CheckHolds { step: usize, holds: bool },
 }
 
-/// The one place lesson events leave the pane. The embed API (DESIGN §4.3) sends each from
-/// here to the host page: `StepOpened` as `dsplay:step`, `CheckHolds` as `dsplay:check`. Until
-/// it does, nothing outside the pane listens; the pane's own screen updates do not go
-/// through here.
-fn lesson_event(kind: LessonEvent) {
-    let _ = kind;
+/// The one place lesson events leave the pane: the Embed API (`docs/embed.md`) sends each to
+/// the host page, `StepOpened` as `dsplay:step` and `CheckHolds` as `dsplay:check` (nothing
+/// is sent when the page is not framed). The pane's own screen updates do not go through here.
+fn lesson_event(lesson: &str, kind: LessonEvent) {
+    let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+    match kind {
+        LessonEvent::StepOpened { step, of } => {
+            crate::embed_api::post_lesson_step(lesson, n(step), n(of))
+        }
+        LessonEvent::CheckHolds { step, holds } => {
+            crate::embed_api::post_lesson_check(lesson, n(step), holds)
+        }
+    }
 }
 
 /// The lessons the page has, parsed (the menu's titles, `?lesson=` ids).
@@ -166,43 +173,45 @@ fn play_due(ctx: Ctx, live: Live) {
     }
 }
 
+/// What a lesson save records, compared with the last save's: script lines, files, whole
+/// seconds, panel, the lesson's state.
+type SaveKey = (usize, usize, i64, String, ShareLesson);
+
 /// Saves the lesson's progress whenever something worth saving changed: the step, the
 /// answer, the check, the script (a reveal, an edit), the panel, or a whole second of time.
 fn autosave(ctx: Ctx, live: Live) {
     let fragments = StoredValue::new_local(scenario::share::Fragments::default());
-    Effect::new(
-        move |last: Option<Option<(usize, usize, i64, String, ShareLesson)>>| {
-            let lesson = live.share();
-            let panel = ctx.panel.get().id().to_string();
-            let key = ctx.read(|s| {
-                (
-                    s.scenario().script.len(),
-                    s.scenario().files.len(),
-                    s.elapsed().floor() as i64,
-                    panel.clone(),
-                    lesson.clone(),
-                )
-            });
-            if last.flatten().as_ref() == Some(&key) {
-                return Some(key);
-            }
-            let view = ShareView {
-                panel: Some(panel),
-                theme: None,
-                lesson: Some(lesson),
-            };
-            let fragment = ctx.sim.with_value(|s| {
-                fragments
-                    .try_update_value(|f| f.fragment(s.scenario(), &view, Some(s.elapsed())))
-                    .unwrap_or_default()
-            });
-            let failed = persist::save_lesson(&key.4.id, &fragment).err();
-            if ctx.unsaved.get_untracked() != failed {
-                ctx.unsaved.set(failed);
-            }
-            Some(key)
-        },
-    );
+    Effect::new(move |last: Option<Option<SaveKey>>| {
+        let lesson = live.share();
+        let panel = ctx.panel.get().id().to_string();
+        let key = ctx.read(|s| {
+            (
+                s.scenario().script.len(),
+                s.scenario().files.len(),
+                s.elapsed().floor() as i64,
+                panel.clone(),
+                lesson.clone(),
+            )
+        });
+        if last.flatten().as_ref() == Some(&key) {
+            return Some(key);
+        }
+        let view = ShareView {
+            panel: Some(panel),
+            theme: None,
+            lesson: Some(lesson),
+        };
+        let fragment = ctx.sim.with_value(|s| {
+            fragments
+                .try_update_value(|f| f.fragment(s.scenario(), &view, Some(s.elapsed())))
+                .unwrap_or_default()
+        });
+        let failed = persist::save_lesson(&key.4.id, &fragment).err();
+        if ctx.unsaved.get_untracked() != failed {
+            ctx.unsaved.set(failed);
+        }
+        Some(key)
+    });
 }
 
 /// The pane: where the learner is, what to read, predict and do.
@@ -224,11 +233,16 @@ pub(crate) fn LessonPane() -> impl IntoView {
     {
         ctx.playing.set(true);
     }
+    let id = live.lesson.with_value(|l| l.id.clone());
+    let id2 = id.clone();
     Effect::new(move |_| {
-        lesson_event(LessonEvent::StepOpened {
-            step: step.get() + 1,
-            of: n,
-        })
+        lesson_event(
+            &id,
+            LessonEvent::StepOpened {
+                step: step.get() + 1,
+                of: n,
+            },
+        )
     });
 
     let check = Memo::new(move |_| {
@@ -247,10 +261,13 @@ pub(crate) fn LessonPane() -> impl IntoView {
         step.track();
         let holds = holds.get();
         if check.with_untracked(Option::is_some) {
-            lesson_event(LessonEvent::CheckHolds {
-                step: step.get_untracked() + 1,
-                holds,
-            });
+            lesson_event(
+                &id2,
+                LessonEvent::CheckHolds {
+                    step: step.get_untracked() + 1,
+                    holds,
+                },
+            );
         }
         if holds && !live.progress.get_untracked().done {
             live.progress.update(|p| p.done = true);

@@ -4,7 +4,9 @@
 //! here re-implements a rule.
 
 mod chart;
+mod compare;
 mod editor;
+pub mod embed_api;
 mod events;
 mod explain;
 mod files;
@@ -298,6 +300,9 @@ impl Start {
 #[component]
 pub fn App() -> impl IntoView {
     let opts = persist::page_options();
+    if opts.compare.is_some() {
+        return view! { <compare::ComparePage opts/> }.into_any();
+    }
     // Before anything is loaded or saved: a typo in a lesson link touches no session.
     if let Some(id) = opts
         .lesson
@@ -668,6 +673,7 @@ pub fn Playground(
         let extra = opts.panel.as_deref().and_then(Panel::from_id);
         return view! {
             <main class="page embed-page">
+                <embed_api::EmbedApi restart/>
                 <header class="embed-head">
                     <b>{title}</b>
                     <a href=move || format!("{}{}", persist::base_url(), ctx.read(|s| s.share_fragment(None, lesson::shared())))
@@ -713,10 +719,12 @@ pub fn Playground(
             </div>
         </header>
         <main class="page">
+            <embed_api::EmbedApi restart/>
             <section class="preset" aria-label="Story">
                 <h2>{title}</h2>
                 <p class="story">{story}</p>
                 <files::Tools restart theme edited=Signal::derive(edited)/>
+                <compare::CompareMenu preset=preset.clone() edited=Signal::derive(edited)/>
             </section>
             <lesson::LessonPane/>
             <transport::Transport/>

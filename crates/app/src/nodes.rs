@@ -8,8 +8,9 @@ use scenario::edit::Edit;
 use scenario::view::{NodeCard as NodeModel, PodChip};
 use std::collections::HashMap;
 
+/// `read_only`: no "Add nodes" (the compare view's variants must keep the same nodes).
 #[component]
-pub(crate) fn ClusterPane() -> impl IntoView {
+pub(crate) fn ClusterPane(#[prop(optional)] read_only: bool) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let names = Memo::new(move |_| {
         ctx.vm
@@ -39,8 +40,10 @@ pub(crate) fn ClusterPane() -> impl IntoView {
                         on:change=move |ev| ctx.compact.set(event_target_checked(&ev))/>
                     " compact"
                 </label>
-                <button class="add-nodes" aria-expanded=move || adding.get().to_string()
-                    on:click=move |_| adding.update(|a| *a = !*a)>"+ Add nodes"</button>
+                {(!read_only).then(|| view! {
+                    <button class="add-nodes" aria-expanded=move || adding.get().to_string()
+                        on:click=move |_| adding.update(|a| *a = !*a)>"+ Add nodes"</button>
+                })}
             </div>
             <Show when=move || adding.get()>
                 <AddNodes close=move || adding.set(false)/>

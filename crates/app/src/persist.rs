@@ -35,6 +35,8 @@ pub struct PageOptions {
     pub panel: Option<String>,
     pub theme: Option<String>,
     pub controls: bool,
+    /// `compare=a,b[,…]`: the compare view's list, checked by `scenario::compare::variants`.
+    pub compare: Option<String>,
     /// The `#s=` share link, if any (the whole fragment).
     pub share: Option<String>,
     /// Each option whose value could not be used: the option as written, why, and a hint.
@@ -96,6 +98,7 @@ pub fn parse_options(search: &str, hash: &str) -> PageOptions {
             ),
             "controls" => o.controls = v != "0",
             "lesson" => o.lesson = Some(v),
+            "compare" => o.compare = Some(v),
             _ => {}
         }
     }

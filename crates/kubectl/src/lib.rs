@@ -39,6 +39,7 @@ pub use resource::Resource;
 pub use rollout::{Wait, WaitState};
 pub use select::{FieldSelector, LabelSelector};
 pub use table::age;
+pub use yaml::to_yaml;
 
 /// What a command printed, and how it ended.
 #[derive(Debug, Clone, Default, PartialEq)]

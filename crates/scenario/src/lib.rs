@@ -7,6 +7,7 @@
 //! reads a scenario's `lesson:` steps, evaluates their checks live and tests them in batch.
 
 pub mod caption;
+pub mod compare;
 pub mod edit;
 pub mod export;
 pub mod format;

@@ -338,7 +338,7 @@ fn a_lesson_in_a_link_is_optional_and_checked() {
     let opened = opens(&share::encode(&s, &view)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(opened.view.lesson, Some(lesson));
 
-    let with_view = |view: serde_json::Value| {
+    let mut with_view = |view: serde_json::Value| {
         json["view"] = view;
         payload_of(&json.to_string())
     };

@@ -48,7 +48,8 @@ usage:
       Run every check CI runs, in order, and print a summary with durations.
       --quick skips the optimised builds and what runs on them: the simulator-speed harness,
       the release build and the end-to-end tests.
-      --only runs just the named steps.
+      --only runs just the named steps. E2E_ONLY=a.test.mjs[,b.test.mjs] runs only those
+      files of tests/e2e in the e2e step.
   cargo xtask size [--check]
       Build the release bundle (as `test` does) and print every file the page loads, raw and
       gzipped, with the gzipped total against the budget of 600 KB.

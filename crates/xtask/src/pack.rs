@@ -10,7 +10,8 @@
 //!
 //! The step rewrites trunk's `index.html` in two places, and fails loudly if trunk's output ever
 //! stops matching: the `wasm=` parameter of the boot.js script names the packed file, and
-//! trunk's `<link rel="preload">` of the raw wasm goes (it would download the raw file too).
+//! trunk's `<link rel="preload">` of the raw wasm goes (it would download the raw file too), as
+//! does the glue's `modulepreload` (a click-to-load embed loads nothing before the click).
 //! Before anything is written, the packed bytes are unpacked again and compared.
 
 use std::fs;
@@ -119,8 +120,10 @@ fn wasm_param(html: &str) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-/// `index.html` with boot.js pointed at the packed file and trunk's preload of the raw wasm
-/// removed.
+/// `index.html` with boot.js pointed at the packed file, and trunk's preloads removed: the raw
+/// wasm's, and the glue's `modulepreload`, so that a click-to-load embed (`?embed=1&ctl=1`,
+/// boot.js) fetches neither before the click. boot.js requests the glue right after starting
+/// the wasm download, so the page starts the same downloads, one small file later.
 fn rewrite_index(html: &str, wasm_name: &str) -> Result<String> {
     let param = format!("wasm={wasm_name}\"");
     if html.matches(&param).count() != 1 {
@@ -129,20 +132,25 @@ fn rewrite_index(html: &str, wasm_name: &str) -> Result<String> {
         ));
     }
     let html = html.replacen(&param, &format!("wasm={wasm_name}{PACKED_EXT}\""), 1);
-    let preload = format!("<link rel=\"preload\" href=\"{wasm_name}\"");
-    let start = match html.matches(&preload).count() {
+    let html = drop_link(html, &format!("<link rel=\"preload\" href=\"{wasm_name}\""))?;
+    drop_link(html, "<link rel=\"modulepreload\" ")
+}
+
+/// `html` without the one tag that starts with `tag` (unchanged when there is none).
+fn drop_link(html: String, tag: &str) -> Result<String> {
+    let start = match html.matches(tag).count() {
         0 => return Ok(html),
-        1 => html.find(&preload).unwrap_or_default(),
+        1 => html.find(tag).unwrap_or_default(),
         n => {
             return Err(format!(
-                "index.html: {n} preload links of {wasm_name}; expected at most one"
+                "index.html: {n} `{tag}…>` tags; expected at most one"
             ))
         }
     };
     let end = html[start..]
         .find('>')
         .map(|i| start + i + 1)
-        .ok_or_else(|| format!("index.html: the preload link of {wasm_name} is not closed"))?;
+        .ok_or_else(|| format!("index.html: the `{tag}` tag is not closed"))?;
     Ok(format!("{}{}", &html[..start], &html[end..]))
 }
 
@@ -199,12 +207,16 @@ mod tests {
     }
 
     #[test]
-    fn points_boot_js_at_the_packed_file_and_drops_the_raw_preload() {
+    fn points_boot_js_at_the_packed_file_and_drops_both_preloads() {
         let html = rewrite_index(TRUNK_INDEX, "/app-1_bg.wasm").unwrap();
         assert!(html.contains("boot.js?js=/app-1.js&amp;wasm=/app-1_bg.wasm.lzma\""));
         assert!(!html.contains("rel=\"preload\""), "{html}");
-        // Everything else is kept: the stylesheet, the glue's modulepreload, the document.
-        assert!(html.contains("<link rel=\"modulepreload\" href=\"/app-1.js\" crossorigin=\"anonymous\" integrity=\"sha384-b\"></head>"));
+        assert!(!html.contains("modulepreload"), "{html}");
+        // Everything else is kept: the stylesheet, the document.
+        assert!(
+            html.contains("wasm=/app-1_bg.wasm.lzma\"></script>\n</head>"),
+            "{html}"
+        );
         assert!(html.contains("integrity=\"sha384-a\""));
         assert_eq!(wasm_param(&html).as_deref(), Some("/app-1_bg.wasm.lzma"));
     }

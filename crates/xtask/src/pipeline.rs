@@ -432,7 +432,9 @@ pub fn dist_dir(root: &Path) -> PathBuf {
     root.join("dist")
 }
 
-/// Serves `dist/` on a free loopback port and runs `node --test` on `tests/e2e/` against it.
+/// Serves `dist/` on a free loopback port and runs `node --test` on `tests/e2e/` against it, or
+/// only on the files named in `E2E_ONLY` (comma-separated, e.g. `embed-api.test.mjs`): one
+/// feature's tests without every browser test of the suite.
 fn e2e(root: &Path) -> Result {
     let dist = dist_dir(root);
     if !dist.join("index.html").is_file() {
@@ -444,8 +446,16 @@ fn e2e(root: &Path) -> Result {
     let server =
         StaticServer::start(dist).map_err(|e| format!("starting the static server: {e}"))?;
     note(&format!("serving dist/ at {}", server.url()));
+    let files: Vec<String> = match std::env::var("E2E_ONLY") {
+        Ok(only) => only
+            .split(',')
+            .map(|f| format!("{}/{}", ensure::NPM_DIR, f.trim()))
+            .collect(),
+        Err(_) => vec![format!("{}/", ensure::NPM_DIR)],
+    };
     run(Command::new("node")
-        .args(["--test", &format!("{}/", ensure::NPM_DIR)])
+        .arg("--test")
+        .args(&files)
         .env("E2E_BASE_URL", server.url())
         .env("CHROMIUM", ensure::CHROMIUM)
         .env("TMPDIR", &scratch.0))
