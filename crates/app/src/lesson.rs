@@ -59,13 +59,18 @@ fn ids() -> impl Iterator<Item = &'static str> + Clone {
     scenario::presets::LESSONS.iter().map(|p| p.id)
 }
 
-/// `?lesson=ID`: the lesson where this browser left it, else from its first step.
-pub fn open(id: &str) -> Result<Start, String> {
+/// `?lesson=ID`: the lesson where this browser left it, else from its first step. With `save`
+/// false (an embed, which never touches storage) it starts from its first step and saves
+/// nothing.
+pub fn open(id: &str, save: bool) -> Result<Start, String> {
     let file = lesson_file(id).ok_or_else(|| format!("the lesson {id} could not be read"))?;
-    let saved = persist::load_lesson(id).and_then(|sh| {
-        let l = sh.view.lesson.clone().filter(|l| l.id == id)?;
-        Some((sh, l))
-    });
+    let saved = save
+        .then(|| persist::load_lesson(id))
+        .flatten()
+        .and_then(|sh| {
+            let l = sh.view.lesson.clone().filter(|l| l.id == id)?;
+            Some((sh, l))
+        });
     let (scenario, t, panel, progress, played) = match saved {
         Some((sh, l)) => (
             sh.scenario,
@@ -80,7 +85,7 @@ pub fn open(id: &str) -> Result<Start, String> {
         progress: progress.normalized(&file.lesson),
         played: played.min(file.lesson.steps.len()),
         lesson: file.lesson,
-        save: true,
+        save,
     };
     started(scenario, t, panel, lesson)
 }

@@ -352,7 +352,7 @@ pub fn App() -> impl IntoView {
         }
     }
     if let (None, Some(id)) = (&first, &opts.lesson) {
-        match lesson::open(id) {
+        match lesson::open(id, !opts.embed) {
             Ok(s) => first = Some(s),
             Err(e) => notices.push(e),
         }
