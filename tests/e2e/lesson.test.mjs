@@ -90,6 +90,19 @@ test('predict, watch the reveal play, then do the task until its live check hold
   ]);
   assert.match(await check.locator('li').first().textContent(), /now: 4\/4\/3\/1\/3/);
   assert.ok(await next.isDisabled(), 'Next waits for the check');
+  // A share link keeps the lesson and its step: a fresh browser opens it at step 2.
+  await page.getByRole('button', { name: 'Share link' }).click();
+  const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
+  await page.keyboard.press('Escape');
+  const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const friend = await other.newPage();
+  await friend.goto(link);
+  await friend.getByTestId('lesson').waitFor({ timeout: 30_000 });
+  assert.equal((await friend.getByTestId('lesson-count').textContent()).trim(), 'Step 2 of 3');
+  assert.equal(await counters(friend, 'agent'), '4/4/3/1/3');
+  assert.equal(await friend.evaluate(() => localStorage.length), 0, 'a shared lesson saves nothing');
+  await other.close();
+
   await pane.getByRole('button', { name: 'Show a hint' }).click();
   assert.match(await pane.locator('.hint').textContent(), /kubectl rollout undo ds\/agent/);
 

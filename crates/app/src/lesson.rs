@@ -371,7 +371,7 @@ fn Prediction(
     live: Live,
     revealed: RwSignal<Option<usize>>,
     step: usize,
-    answer: impl Fn(usize) + Copy + 'static,
+    answer: impl Fn(usize) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let picked = RwSignal::new(None::<usize>);
     let answered = Memo::new(move |_| live.progress.get().answered);
@@ -397,13 +397,9 @@ fn Prediction(
             }
         })
     };
+    // Not a <form>: a sandboxed embed without `allow-forms` blocks every submission.
     view! {
-        <form class="ask" on:submit=move |ev| {
-            ev.prevent_default();
-            if let Some(c) = picked.get_untracked() {
-                answer(c);
-            }
-        }>
+        <div class="ask" role="group" aria-label="Prediction">
             <fieldset disabled=move || answered.get().is_some()>
                 <legend>"Predict: "{question}</legend>
                 {choices.into_iter().enumerate().map(|(i, c)| view! {
@@ -417,7 +413,8 @@ fn Prediction(
             </fieldset>
             {move || match answered.get() {
                 None => view! {
-                    <button type="submit" class="primary" disabled=move || picked.get().is_none()>"Reveal"</button>
+                    <button type="button" class="primary" disabled=move || picked.get().is_none()
+                        on:click=move |_| if let Some(c) = picked.get_untracked() { answer(c) }>"Reveal"</button>
                 }.into_any(),
                 Some(_) if !shown.get() => view! {
                     <p class="muted" data-testid="lesson-playing">"Playing what happens…"</p>
@@ -425,7 +422,7 @@ fn Prediction(
                 Some(_) => ().into_any(),
             }}
             <div aria-live="polite">{feedback}</div>
-        </form>
+        </div>
     }
 }
 
@@ -465,7 +462,7 @@ fn TaskView(
                         <div class="hint">{blocks(&scenario::lesson::markdown(h))}</div>
                     }).collect_view()}
                     <button aria-expanded=move || (shown_hints.get() > 0).to_string()
-                        hidden=move || shown_hints.get() >= total
+                        hidden=move || { shown_hints.get() >= total }
                         on:click=move |_| shown_hints.update(|n| *n += 1)>
                         {move || if shown_hints.get() == 0 { "Show a hint".to_string() } else { format!("Another hint ({} left)", total - shown_hints.get()) }}
                     </button>
