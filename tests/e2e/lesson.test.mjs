@@ -73,7 +73,15 @@ test('predict, watch the reveal play, then do the task until its live check hold
   assert.match(await feedback.textContent(), /CrashLoopBackOff/);
   // What the reveal said is what the cluster shows: the rollout stopped after one node.
   assert.equal(await counters(page, 'agent'), '4/4/3/1/3');
-  await page.screenshot({ path: `${DOCS}lesson-reveal.png` });
+  // The pane and, under it, the counters and the stuck wave the explanation speaks of.
+  const top = await pane.boundingBox();
+  const wave = await page.locator('.counters').first().boundingBox();
+  await page.setViewportSize({ width: 1280, height: Math.ceil(wave.y + wave.height + 60) });
+  await page.screenshot({
+    path: `${DOCS}lesson-reveal.png`,
+    clip: { x: 0, y: top.y - 12, width: 1280, height: wave.y + wave.height + 48 - top.y },
+  });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await next.click();
   assert.equal((await page.getByTestId('lesson-count').textContent()).trim(), 'Step 2 of 3');
