@@ -1,7 +1,7 @@
-// Figures for the README, measured on the release build (a timed harness, not a pass/fail gate
-// except for the page weight's budget): what the page loads (gzipped), time from navigation to the
-// first rendered cluster on a cold cache, and frames per second while playing the 500-node
-// preset and a 1,000-node cluster.
+// Figures for docs/performance.md, measured on the release build (a timed harness, not a
+// pass/fail gate except for the page weight's budget): what the page loads (gzipped), time from
+// navigation to the first rendered cluster on a cold cache, and frames per second while playing
+// the 500-node preset and a 1,000-node cluster.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';

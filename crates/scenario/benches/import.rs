@@ -1,5 +1,5 @@
 //! Importing 2,000 real nodes (`kubectl get nodes -o yaml|json` of a GKE cluster, managedFields,
-//! images and all): the README's figure. The bar is under a second.
+//! images and all): the figure in docs/performance.md. The bar is under a second.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 

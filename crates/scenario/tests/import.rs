@@ -296,7 +296,7 @@ fn bad_input_is_located_and_explained() {
     }
 }
 
-/// A debug-build figure (the README's is `cargo bench -p dsplay-scenario --bench import`);
+/// A debug-build figure (docs/performance.md's is `cargo bench -p dsplay-scenario --bench import`);
 /// nothing is asserted on time.
 #[test]
 fn many_nodes_import_the_same_from_yaml_and_json() {

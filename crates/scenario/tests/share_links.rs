@@ -1,6 +1,6 @@
 //! Share links are bounded and never panic: random input, truncations, bit flips, a deflate
 //! bomb, huge node counts and unknown versions all end in a clear error with a hint. Also the
-//! link length of every preset (the README's table).
+//! link length of every preset (the table in docs/presets.md).
 
 mod arbitrary;
 
@@ -254,7 +254,7 @@ fn bad_times_and_non_links_are_explained() {
     assert!(opens(&payload_of(r#"{"scenario":"x","view":{"zoom":3}}"#)).is_ok());
 }
 
-/// The README's table: the link of every preset (`#s=…`, without the page's address).
+/// The table in docs/presets.md: the link of every preset (`#s=…`, without the page's address).
 #[test]
 fn link_length_of_every_preset() {
     println!("| preset | nodes | JSON bytes | link (`#s=…`) characters |");

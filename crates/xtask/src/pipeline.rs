@@ -13,7 +13,8 @@ use crate::ensure::{self, Needs, WASM_TARGET};
 use crate::static_server::StaticServer;
 use crate::util::{banner, free_bytes, human, human_bytes, note, run, target_dir, Result};
 
-/// About what a run from an empty `target/` writes (5.8 GB at its peak, measured: README, CI);
+/// About what a run from an empty `target/` writes (5.8 GB at its peak, measured in CI:
+/// docs/performance.md);
 /// below this much free space the run warns before it starts.
 const CLEAN_RUN_BYTES: u64 = 6_000_000_000;
 /// Below this, a failed step is blamed on the disk in the summary.
