@@ -13,7 +13,7 @@
 //! | `pkg/api/v1/pod/util.go` | [`pod_util`] |
 //! | client-go workqueue, flowcontrol backoff | [`queue`], [`backoff`] |
 //!
-//! Every function cites the rules of `shared/reference/daemonset-spec.md` it implements (R-*).
+//! Every function cites the rules of `docs/spec.md` it implements (R-*).
 //!
 //! Architecture invariants:
 //! - The controller never reads a clock: `now` is an argument of every call that needs time.

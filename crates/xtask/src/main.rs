@@ -18,6 +18,7 @@
 //! generated file (`codec`) from k8s-openapi's sources.
 
 mod codec;
+mod css;
 mod ensure;
 mod lean_std;
 mod pack;
@@ -52,7 +53,7 @@ usage:
       files of tests/e2e in the e2e step.
   cargo xtask size [--check]
       Build the release bundle (as `test` does) and print every file the page loads, raw and
-      gzipped, with the gzipped total against the budget of 600 KB.
+      gzipped, with the gzipped total against the budget of 660 KB.
       --check fails when the total is over the budget.
   cargo xtask ensure [--browser]
       Only install or check the tools (--browser: Chromium and chromedriver too).

@@ -30,11 +30,12 @@ pub const PACKED_EXT: &str = ".lzma";
 const DECODER_CRATE: &str = "dsplay-unlzma";
 const DECODER_FILE: &str = "public/unlzma.wasm";
 
-/// Packs the wasm that `dist/index.html` loads, and puts the decoder beside it. Running it on a
-/// packed `dist/` changes nothing.
+/// Packs the wasm that `dist/index.html` loads, puts the decoder beside it, and strips the
+/// stylesheet's comments (`css.rs`). Running it on a packed `dist/` changes nothing.
 pub fn pack(root: &Path, dist: &Path) -> Result {
     build_decoder(root, dist)?;
-    pack_wasm(dist)
+    pack_wasm(dist)?;
+    crate::css::strip_stylesheet(dist)
 }
 
 /// Builds crates/unlzma for wasm32 (release, opt-level 3: speed) and optimises it into `dist/`.
