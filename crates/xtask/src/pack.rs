@@ -21,6 +21,7 @@ use std::process::Command;
 
 use lzma_rust2::{EncodeMode, LzmaOptions, LzmaReader, LzmaWriter, MfType};
 
+use crate::static_server::STRICT_CSP;
 use crate::util::{note, run, target_dir, Result};
 
 /// The extension the packed file gets; boot.js unpacks a `wasm=` file that ends with it.
@@ -35,7 +36,48 @@ const DECODER_FILE: &str = "public/unlzma.wasm";
 pub fn pack(root: &Path, dist: &Path) -> Result {
     build_decoder(root, dist)?;
     pack_wasm(dist)?;
-    crate::css::strip_stylesheet(dist)
+    crate::css::strip_stylesheet(dist)?;
+    add_csp(dist)
+}
+
+/// Writes the strict policy into `index.html` as `<meta http-equiv="Content-Security-Policy">`
+/// (right after `<meta charset>`, before anything it governs), so the page keeps it on any host,
+/// one that sends no headers included (issue 27; e2e `csp-meta.test.mjs`). The e2e server sends
+/// the same policy as a header ([`STRICT_CSP`]). Not in `web/index.html`: `trunk serve` injects
+/// an inline live-reload script that the policy would block. Idempotent.
+fn add_csp(dist: &Path) -> Result {
+    let index_path = dist.join("index.html");
+    let html = fs::read_to_string(&index_path)
+        .map_err(|e| format!("reading {}: {e}", index_path.display()))?;
+    let new_html = with_csp(&html)?;
+    if new_html != html {
+        fs::write(&index_path, new_html)
+            .map_err(|e| format!("writing {}: {e}", index_path.display()))?;
+    }
+    Ok(())
+}
+
+fn with_csp(html: &str) -> Result<String> {
+    let meta = csp_meta();
+    if html.contains(&meta) {
+        return Ok(html.to_string());
+    }
+    if html.contains("http-equiv=\"Content-Security-Policy\"") {
+        return Err(
+            "index.html has a Content-Security-Policy meta tag that is not STRICT_CSP".into(),
+        );
+    }
+    let charset = "<meta charset=\"utf-8\">";
+    let at = html
+        .find(charset)
+        .ok_or("index.html has no `<meta charset=\"utf-8\">` to put the policy after")?
+        + charset.len();
+    Ok(format!("{}\n    {meta}{}", &html[..at], &html[at..]))
+}
+
+/// The policy's meta tag (`'` needs no escaping inside a double-quoted attribute).
+pub fn csp_meta() -> String {
+    format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{STRICT_CSP}\">")
 }
 
 /// Builds crates/unlzma for wasm32 (release, opt-level 3: speed) and optimises it into `dist/`.
@@ -196,6 +238,40 @@ mod tests {
 <script type="module" src="/public/boot.js?js=/app-1.js&amp;wasm=/app-1_bg.wasm"></script>
 <link rel="modulepreload" href="/app-1.js" crossorigin="anonymous" integrity="sha384-b"><link rel="preload" href="/app-1_bg.wasm" crossorigin="anonymous" integrity="sha384-c" as="fetch" type="application/wasm"></head>
 <body></body></html>"#;
+
+    #[test]
+    fn the_strict_policy_goes_right_after_the_charset_once() {
+        let html = "<html><head>\n<meta charset=\"utf-8\">\n<title>t</title></head></html>";
+        let with = with_csp(html).unwrap();
+        assert!(with.starts_with(&format!(
+            "<html><head>\n<meta charset=\"utf-8\">\n    {}\n<title>",
+            csp_meta()
+        )));
+        assert_eq!(
+            with_csp(&with).unwrap(),
+            with,
+            "a second pass changes nothing"
+        );
+        assert!(with_csp("<head></head>").unwrap_err().contains("charset"));
+        let other = html.replace(
+            "<title>",
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src *\"><title>",
+        );
+        assert!(with_csp(&other).unwrap_err().contains("not STRICT_CSP"));
+    }
+
+    #[test]
+    fn the_embed_demo_page_carries_the_same_policy() {
+        let demo = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/public/embed-demo.html"),
+        )
+        .unwrap();
+        assert!(
+            demo.contains(&csp_meta()),
+            "web/public/embed-demo.html lacks {}",
+            csp_meta()
+        );
+    }
 
     #[test]
     fn finds_the_wasm_that_boot_js_loads() {

@@ -78,11 +78,13 @@ fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
     (!has_extension && index.is_file()).then_some(index)
 }
 
-/// The policy every response carries, so the e2e suite runs the whole site under a strict CSP
+/// The policy every response carries (and the release `index.html` as a meta tag, `pack.rs`), so
+/// the e2e suite runs the whole site under a strict CSP
 /// (DESIGN §6): scripts, styles, images and fetches only from the site itself, no inline script
 /// or style, no `eval` (WebAssembly compilation alone is allowed), no plugins, no `<base>`.
 pub const STRICT_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
-                              style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'";
+                              style-src 'self'; img-src 'self'; connect-src 'self'; \
+                              object-src 'none'; base-uri 'none'";
 
 fn content_type(path: &Path) -> &'static str {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
