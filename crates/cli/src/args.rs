@@ -62,6 +62,13 @@ pub enum Command {
     NewLesson {
         target: String,
     },
+    /// `dsplay predict FILE [--nodes N]`: the rollout simulated per update strategy.
+    Predict {
+        file: String,
+        /// `--nodes N`: the cluster grown or cut to N nodes first.
+        count: Option<usize>,
+        nodes: NodesArg,
+    },
     /// A read-only Kubernetes API over the cluster the script leaves (or the one at `at`).
     ServeApi {
         file: String,
@@ -79,6 +86,7 @@ const SUBCOMMANDS: &[&str] = &[
     "share",
     "open",
     "serve-api",
+    "predict",
     "new",
     "help",
     "version",
@@ -120,11 +128,12 @@ Usage:
   dsplay share --table [DIR|FILE...]
   dsplay open LINK
   dsplay serve-api FILE [--at SECONDS] [--port N]
+  dsplay predict FILE [--nodes N]
   dsplay new lesson NAME|PATH.yaml
   dsplay help [COMMAND]
   dsplay --version
 
-Real nodes: run, test, explain, export, share and serve-api take --nodes NODES.yaml (replace the
+Real nodes: run, test, explain, export, share, serve-api and predict take --nodes NODES.yaml (replace the
 scenario's nodes with the output of `kubectl get nodes -o yaml` or `-o json`) or
 --add-nodes NODES.yaml (add them to the scenario's own).
 
@@ -239,6 +248,24 @@ are printed as comments.
 Exit codes: 0 ok, 2 a link that cannot be read (the message says why).
 ";
 
+const PREDICT_HELP: &str = concat!(
+    "\
+Usage: dsplay predict FILE [--nodes N] [--nodes NODES.yaml | --add-nodes NODES.yaml]
+
+How long will the rollout take? Runs the scenario's script on copies of the scenario, one as
+written and one per update strategy (maxUnavailable 1, 10 %, 25 %, maxSurge 1), each until its
+first rollout is complete (as `kubectl rollout status` would say) or 48 h of virtual time have
+passed, and prints per strategy the duration, the waves (batches of pods replaced) and the most
+pods unavailable at once. A template that never becomes available predicts a rollout that does
+not complete. The script must start the rollout (e.g. `kubectl set image`).
+
+Options:
+  --nodes N              first grow or cut the cluster to N nodes (1 to 5000): the node entry
+                         declared last (the workers) is repeated or cut, the others stay
+",
+    nodes_help!()
+);
+
 const SERVE_API_HELP: &str = concat!(
     "\
 Usage: dsplay serve-api FILE [--at SECONDS] [--port N] [--nodes NODES.yaml | --add-nodes NODES.yaml]
@@ -286,6 +313,7 @@ pub fn help_text(sub: Option<&str>) -> &'static str {
         Some("share") => SHARE_HELP,
         Some("open") => OPEN_HELP,
         Some("serve-api") => SERVE_API_HELP,
+        Some("predict") => PREDICT_HELP,
         Some("new") => NEW_HELP,
         Some("version") => VERSION_HELP,
         _ => MAIN_HELP,
@@ -508,6 +536,28 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
             }
         }
         "serve-api" => parse_serve_api(rest),
+        "predict" => {
+            let p = parse_flags("predict", rest, &NODE_FLAGS)?;
+            if p.help {
+                return Ok(Command::Help(Some("predict")));
+            }
+            let mut nodes = nodes_arg(&p.flags);
+            // `--nodes N` is a count; any other value is a nodes file, as for every command.
+            let count = match nodes.replace.as_deref().map(str::parse::<usize>) {
+                Some(Ok(n)) => {
+                    nodes.replace = None;
+                    Some(n)
+                }
+                _ => None,
+            };
+            match <[String; 1]>::try_from(p.positionals) {
+                Ok([file]) => Ok(Command::Predict { file, count, nodes }),
+                Err(got) => Err(usage_error(
+                    "predict",
+                    format!("`dsplay predict` takes one FILE, got {} argument(s)", got.len()),
+                )),
+            }
+        }
         "new" => {
             let p = parse_flags("new", rest, &[])?;
             if p.help {

@@ -468,3 +468,19 @@ pub fn open(link: &str) -> Result<Verdict, CliError> {
     emit(&text);
     Ok(Verdict::Ok)
 }
+
+/// `dsplay predict FILE [--nodes N]`: the scenario's rollout simulated per update strategy
+/// (`scenario::predict`).
+pub fn predict(file: &str, count: Option<usize>, nodes: &NodesArg) -> Result<Verdict, CliError> {
+    let fail = |e: scenario::compare::CompareError| {
+        CliError::new(format!("{file}: {}", e.message)).hint(e.hint)
+    };
+    let mut s = load_with_nodes(file, nodes)?;
+    if let Some(n) = count {
+        s = scenario::predict::with_node_count(&s, n).map_err(fail)?;
+    }
+    let rows = scenario::predict::predict(&s).map_err(fail)?;
+    let total: usize = s.nodes.iter().map(|e| e.names.len()).sum();
+    emit(&scenario::predict::table(&rows, total));
+    Ok(Verdict::Ok)
+}

@@ -111,6 +111,7 @@ fn main() -> ExitCode {
         Command::ShareTable { paths } => commands::share_table(&paths),
         Command::Open { link } => commands::open(&link),
         Command::NewLesson { target } => new_lesson::new_lesson(&target),
+        Command::Predict { file, count, nodes } => commands::predict(&file, count, &nodes),
         Command::ServeApi {
             file,
             at,

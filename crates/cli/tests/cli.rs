@@ -632,3 +632,41 @@ fn a_bad_lesson_file_is_bad_input_with_its_location() {
     // `run` reads a lesson file as the scenario it is, and refuses a broken one the same way.
     assert_bad_input(&dsplay(&["run", &p]), "is not one of the choices");
 }
+
+/// `dsplay predict` (issue 25 part 4): F-4's rollout per update strategy, at the preset's size
+/// and grown; bad input explained.
+#[test]
+fn predict_prints_the_rollout_per_strategy_and_grows_the_cluster() {
+    let f4 = "presets/f4-rolling-update-max-unavailable-1.yaml";
+    let o = dsplay(&["predict", f4]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("Rollout of default/ru1 on 5 nodes"), "{out}");
+    let row = |out: &str, label: &str| {
+        out.lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} row in {out}"))
+            .split_whitespace()
+            .rev()
+            .take(4)
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    // F-4 measured about 27 s; one pod at a time, in four waves.
+    assert_eq!(row(&out, "maxUnavailable 1 ")[..2], ["1", "4"], "{out}");
+    assert!(row(&out, "maxUnavailable 1 ")[3].starts_with("27."), "{out}");
+    assert_eq!(row(&out, "maxSurge 1")[0], "0", "{out}");
+
+    let o = dsplay(&["predict", f4, "--nodes", "21"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("Rollout of default/ru1 on 21 nodes"), "{out}");
+    // 25 % of 20 workers: five at a time.
+    assert_eq!(row(&out, "maxUnavailable 25%")[0], "5", "{out}");
+
+    assert_bad_input(&dsplay(&["predict", f4, "--nodes", "0"]), "0 nodes is out of range");
+    assert_bad_input(&dsplay(&["predict", F1]), "never changes a DaemonSet");
+    assert_bad_input(&dsplay(&["predict"]), "takes one FILE");
+    let help = stdout(&dsplay(&["help", "predict"]));
+    assert!(help.starts_with("Usage: dsplay predict FILE"), "{help}");
+}

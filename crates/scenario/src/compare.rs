@@ -32,12 +32,15 @@ pub const SHARED: &str = "shared";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
     MaxUnavailable1,
+    /// Only in predictions ([`crate::predict::STRATEGIES`]), not in the compare menu's list.
+    MaxUnavailable10Percent,
     MaxUnavailable25Percent,
     MaxSurge1,
     OnDelete,
 }
 
 impl Strategy {
+    /// The forks a compare list and the Compare menu offer.
     pub const ALL: [Strategy; 4] = [
         Strategy::MaxUnavailable1,
         Strategy::MaxUnavailable25Percent,
@@ -49,6 +52,7 @@ impl Strategy {
     pub fn id(self) -> &'static str {
         match self {
             Strategy::MaxUnavailable1 => "max-unavailable-1",
+            Strategy::MaxUnavailable10Percent => "max-unavailable-10pct",
             Strategy::MaxUnavailable25Percent => "max-unavailable-25pct",
             Strategy::MaxSurge1 => "max-surge-1",
             Strategy::OnDelete => "on-delete",
@@ -59,6 +63,7 @@ impl Strategy {
     pub fn label(self) -> &'static str {
         match self {
             Strategy::MaxUnavailable1 => "maxUnavailable 1",
+            Strategy::MaxUnavailable10Percent => "maxUnavailable 10%",
             Strategy::MaxUnavailable25Percent => "maxUnavailable 25%",
             Strategy::MaxSurge1 => "maxSurge 1",
             Strategy::OnDelete => "OnDelete",
@@ -74,6 +79,7 @@ impl Strategy {
         let rolling = |unavailable: Value, surge: i32| json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": unavailable, "maxSurge": surge}});
         match self {
             Strategy::MaxUnavailable1 => rolling(json!(1), 0),
+            Strategy::MaxUnavailable10Percent => rolling(json!("10%"), 0),
             Strategy::MaxUnavailable25Percent => rolling(json!("25%"), 0),
             Strategy::MaxSurge1 => rolling(json!(0), 1),
             Strategy::OnDelete => json!({"type": "OnDelete"}),

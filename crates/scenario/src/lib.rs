@@ -14,6 +14,7 @@ pub mod format;
 pub mod import;
 pub mod lesson;
 pub mod playback;
+pub mod predict;
 pub mod presets;
 pub mod run;
 pub mod session;
