@@ -4,11 +4,14 @@
 
 mod support;
 use support::*;
+#[path = "support/recount.rs"]
+mod recount;
+use recount::{available_at, is_terminal, ready_condition, status_counters, target_node};
 
 use controller::client::{ApiError, Client, Listers, ObjectPatch, RecordedEvent};
 use controller::keys::CONTROLLER_REVISION_HASH_LABEL;
 use controller::{node_should_run_daemon_pod, DaemonPodPredicate, MapOrder};
-use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet, DaemonSetStatus};
+use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
 use k8s_openapi::api::core::v1::{
     Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod,
     Taint, Toleration,
@@ -563,34 +566,7 @@ impl Client for Cluster {
     }
 }
 
-// ----- independent counting -----
-
-fn is_terminal(p: &Pod) -> bool {
-    matches!(
-        p.status.as_ref().and_then(|s| s.phase.as_deref()),
-        Some("Failed" | "Succeeded")
-    )
-}
-
-fn ready_condition(p: &Pod) -> Option<(bool, Option<Timestamp>)> {
-    p.status
-        .as_ref()?
-        .conditions
-        .as_ref()?
-        .iter()
-        .find(|c| c.type_ == "Ready")
-        .map(|c| {
-            (
-                c.status == "True",
-                c.last_transition_time.as_ref().map(|t| t.0),
-            )
-        })
-}
-
-/// When a pod Ready since `ready_since` becomes Available under `minReadySeconds` (R-AVL-1).
-fn available_at(ready_since: Timestamp, min_ready_seconds: i64) -> Option<Timestamp> {
-    ready_since.checked_add(secs(min_ready_seconds)).ok()
-}
+// ----- independent counting (R-ST-1..5 in `support/recount.rs`) -----
 
 /// Ready, but not Available yet: it will be once `minReadySeconds` have passed (R-AVL-1).
 fn becomes_available_later(p: &Pod, min_ready_seconds: Option<i32>, now: Timestamp) -> bool {
@@ -601,120 +577,21 @@ fn becomes_available_later(p: &Pod, min_ready_seconds: Option<i32>, now: Timesta
     }
 }
 
-/// R-MAP-1: `spec.nodeName`, else the single `metadata.name In [x]` of a required term.
-fn target_node(p: &Pod) -> Option<&str> {
-    let spec = p.spec.as_ref()?;
-    if let Some(n) = spec.node_name.as_deref().filter(|n| !n.is_empty()) {
-        return Some(n);
-    }
-    let required = spec
-        .affinity
-        .as_ref()?
-        .node_affinity
-        .as_ref()?
-        .required_during_scheduling_ignored_during_execution
-        .as_ref()?;
-    let r = required
-        .node_selector_terms
-        .iter()
-        .flat_map(|t| t.match_fields.iter().flatten())
-        .find(|r| r.key == "metadata.name" && r.operator == "In")?;
-    match r.values.as_deref() {
-        Some([v]) => Some(v),
-        _ => None,
-    }
-}
-
-/// The DS's pods by target node: controlled by its UID, labels matching `l1()` (its selector), not
-/// (terminal and deleted) (R-CLM-2, R-MAP-2).
-fn ds_pods_on<'a>(pods: &'a [Arc<Pod>], ds: &DaemonSet, node: &str) -> Vec<&'a Pod> {
-    let uid = ds.metadata.uid.as_deref();
-    pods.iter()
-        .map(|p| &**p)
-        .filter(|p| {
-            let owned = p
-                .metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|r| r.controller == Some(true) && Some(r.uid.as_str()) == uid);
-            let labels = p.metadata.labels.clone().unwrap_or_default();
-            let selected = l1().iter().all(|(k, v)| labels.get(k) == Some(v));
-            owned
-                && selected
-                && target_node(p) == Some(node)
-                && !(is_terminal(p) && p.metadata.deletion_timestamp.is_some())
-        })
-        .collect()
-}
-
-/// R-ST-1..5 counted directly from the final objects.
+/// R-ST-1..5 counted directly from the harness's objects.
 fn expected_status(c: &Cluster, ds: &DaemonSet, now: Timestamp) -> [i32; 7] {
-    let hash = current_hash(ds);
-    let mrs = ds.spec.min_ready_seconds.unwrap_or(0);
-    let (mut desired, mut current, mut mis, mut ready, mut updated, mut available) =
-        (0, 0, 0, 0, 0, 0);
-    for node in &c.fake.nodes {
-        let name = node.metadata.name.as_deref().unwrap();
-        let pods = ds_pods_on(&c.fake.pods, ds, name);
-        if !node_should_run_daemon_pod(node, ds).should_run {
-            mis += i32::from(!pods.is_empty());
-            continue;
-        }
-        desired += 1;
-        // R-ST-3: the first pod by (bound first, oldest, name).
-        let Some(first) = pods.into_iter().min_by(|a, b| {
-            let bound = |p: &Pod| {
-                p.spec
-                    .as_ref()
-                    .and_then(|s| s.node_name.as_deref())
-                    .is_some_and(|n| !n.is_empty())
-            };
-            bound(b)
-                .cmp(&bound(a))
-                .then_with(|| {
-                    let t = |p: &Pod| p.metadata.creation_timestamp.as_ref().map(|t| t.0);
-                    t(a).cmp(&t(b))
-                })
-                .then_with(|| a.metadata.name.cmp(&b.metadata.name))
-        }) else {
-            continue;
-        };
-        current += 1;
-        if let Some((true, ltt)) = ready_condition(first) {
-            ready += 1;
-            let avail = mrs == 0
-                || ltt.is_some_and(|t| available_at(t, i64::from(mrs)).is_some_and(|a| a <= now));
-            available += i32::from(avail);
-        }
-        let h = first
-            .metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get(CONTROLLER_REVISION_HASH_LABEL));
-        updated += i32::from(h == Some(&hash));
-    }
-    [
-        desired,
-        current,
-        mis,
-        ready,
-        updated,
-        available,
-        desired - available,
-    ]
+    recount::expected_status(
+        &c.fake.nodes,
+        &c.fake.pods,
+        ds,
+        &l1(),
+        &current_hash(ds),
+        now,
+    )
 }
 
-fn status_counters(st: &DaemonSetStatus) -> [i32; 7] {
-    [
-        st.desired_number_scheduled,
-        st.current_number_scheduled,
-        st.number_misscheduled,
-        st.number_ready,
-        st.updated_number_scheduled.unwrap_or(0),
-        st.number_available.unwrap_or(0),
-        st.number_unavailable.unwrap_or(0),
-    ]
+/// The DS's pods on `node` (selector `l1()`).
+fn ds_pods_on<'a>(pods: &'a [Arc<Pod>], ds: &DaemonSet, node: &str) -> Vec<&'a Pod> {
+    recount::ds_pods_on(pods, ds, &l1(), node)
 }
 
 const MAX_SYNCS: usize = 100;
