@@ -641,7 +641,10 @@ fn predict_prints_the_rollout_per_strategy_and_grows_the_cluster() {
     let o = dsplay(&["predict", f4]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("Rollout of default/ru1 on 5 nodes"), "{out}");
+    assert!(
+        out.starts_with("Rollout of default/ru1 on 5 nodes"),
+        "{out}"
+    );
     let row = |out: &str, label: &str| {
         out.lines()
             .find(|l| l.starts_with(label))
@@ -654,17 +657,26 @@ fn predict_prints_the_rollout_per_strategy_and_grows_the_cluster() {
     };
     // F-4 measured about 27 s; one pod at a time, in four waves.
     assert_eq!(row(&out, "maxUnavailable 1 ")[..2], ["1", "4"], "{out}");
-    assert!(row(&out, "maxUnavailable 1 ")[3].starts_with("27."), "{out}");
+    assert!(
+        row(&out, "maxUnavailable 1 ")[3].starts_with("27."),
+        "{out}"
+    );
     assert_eq!(row(&out, "maxSurge 1")[0], "0", "{out}");
 
     let o = dsplay(&["predict", f4, "--nodes", "21"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("Rollout of default/ru1 on 21 nodes"), "{out}");
+    assert!(
+        out.starts_with("Rollout of default/ru1 on 21 nodes"),
+        "{out}"
+    );
     // 25 % of 20 workers: five at a time.
     assert_eq!(row(&out, "maxUnavailable 25%")[0], "5", "{out}");
 
-    assert_bad_input(&dsplay(&["predict", f4, "--nodes", "0"]), "0 nodes is out of range");
+    assert_bad_input(
+        &dsplay(&["predict", f4, "--nodes", "0"]),
+        "0 nodes is out of range",
+    );
     assert_bad_input(&dsplay(&["predict", F1]), "never changes a DaemonSet");
     assert_bad_input(&dsplay(&["predict"]), "takes one FILE");
     let help = stdout(&dsplay(&["help", "predict"]));

@@ -435,7 +435,7 @@ impl Cluster {
         let name = created.metadata.name.clone().unwrap_or_default();
         self.lifecycle.lease_start(&name, self.now);
         let mut s = sched!(self);
-        self.kubelet.register(&name, delay, &mut s);
+        self.kubelet.register(&name, delay, &self.store, &mut s);
         self.dispatch();
         Ok(())
     }

@@ -308,7 +308,11 @@ impl Kubelet {
     }
 
     /// A kubelet joins with its node; it posts Ready after `ready_after` seconds (0: already).
-    pub(crate) fn register(&mut self, node: &str, ready_after: f64, s: &mut Sched) {
+    /// Like a real kubelet starting (its pod config source lists the pods bound to its node
+    /// before any watch event), it syncs the pods already bound to the node: a node removed
+    /// and added again under the same name before pod GC collected them (R-GC-1) finishes the
+    /// ones terminating there and runs the others anew, instead of leaving them as they were.
+    pub(crate) fn register(&mut self, node: &str, ready_after: f64, store: &Store, s: &mut Sched) {
         self.next_index += 1;
         let k = KNode {
             running: true,
@@ -318,6 +322,9 @@ impl Kubelet {
             pulled: BTreeSet::new(),
         };
         self.nodes.insert(node.to_string(), k);
+        for p in store.pods_on_node(node) {
+            s.after_watch(0.0, Ev::KubeletObserve { key: pod_key(&p) });
+        }
         if ready_after > 0.0 {
             s.after(
                 ready_after,

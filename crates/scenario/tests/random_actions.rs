@@ -86,12 +86,6 @@ use std::sync::Arc;
 const REST: u64 = 300;
 /// Node names the actions use: `w1` … `w6` (the first up to four exist at the start).
 const POOL: u8 = 6;
-/// A removed node is added again only after this many seconds of sleep: by then pod GC has
-/// force-deleted the pods still bound to it (R-GC-1: a tick every 20 s, 40 s of quarantine),
-/// so none is left terminating when its kubelet registers again. Sooner, a pod terminating on
-/// it stays so forever, as [`a_node_that_joins_again_finishes_the_pods_terminating_on_it`]
-/// shows: a bug of the simulated kubelet, excluded from the random cases until it is fixed.
-const REJOIN_AFTER: u64 = 90;
 const DS: &str = "agent";
 const CRASH: &str = "exit 1";
 const HEALTHY: &str = "sleep infinity";
@@ -246,30 +240,6 @@ impl Case {
         lines
     }
 
-    /// A node name added again less than [`REJOIN_AFTER`] seconds after its `node remove`:
-    /// the case may hit the kubelet bug of
-    /// [`a_node_that_joins_again_finishes_the_pods_terminating_on_it`].
-    fn rejoins_soon(&self) -> bool {
-        // Seconds slept since each node's latest removal.
-        let mut gone: BTreeMap<u8, u64> = BTreeMap::new();
-        for a in &self.actions {
-            match *a {
-                Action::Sleep(s) => gone.values_mut().for_each(|t| *t += s),
-                Action::NodeRemove(n) => {
-                    gone.insert(n, 0);
-                }
-                Action::NodeAdd(n, _) => {
-                    let soon = gone.remove(&n).is_some_and(|t| t < REJOIN_AFTER);
-                    if soon {
-                        return true;
-                    }
-                }
-                _ => {}
-            }
-        }
-        false
-    }
-
     fn scenario_text(&self) -> String {
         let mut y = format!(
             "scenario: random-actions\nseed: {}\nnodes:\n  - name: control-plane\n    labels: {{node-role.kubernetes.io/control-plane: \"\"}}\n    taints: [\"node-role.kubernetes.io/control-plane:NoSchedule\"]\n",
@@ -358,15 +328,10 @@ fn setup() -> impl Strategy<Value = Setup> {
         )
 }
 
-/// A random case; none re-adds a removed node before pod GC has collected the pods bound to it
-/// (see [`REJOIN_AFTER`]).
+/// A random case.
 fn case() -> impl Strategy<Value = Case> {
     (setup(), proptest::collection::vec(action(), 1..=20))
         .prop_map(|(setup, actions)| Case { setup, actions })
-        .prop_filter(
-            "a removed node joins again before pod GC collected its pods (known kubelet bug)",
-            |c| !c.rejoins_soon(),
-        )
 }
 
 // ----- property 1: the controller's deletions and maxUnavailable -----
@@ -724,22 +689,16 @@ fn with_surge_and_min_ready_seconds_both_pods_may_stay_until_the_informers_resyn
     assert_eq!(live_on_w1, 2, "{case:?}");
 }
 
-/// Known bug (found by [`random_action_sequences_keep_the_invariants`]): a node removed and
-/// added again under the same name — the same machine booting again (`behaviour.rs`,
-/// `each_machine_has_an_id_and_a_new_boot_id_when_it_joins_again`) — gets a kubelet that
-/// never looks at the pods already bound to its name (`Kubelet::register`, unlike
-/// `Kubelet::start`, queues no `KubeletObserve` for them). Here the rollout deletes the pod of
-/// the removed `w2` (R-RU-5 visits missing nodes' pods; nobody can finish its termination
-/// while `w2` is gone); `w2` is back a second later, before pod GC's quarantine (R-GC-1), and
-/// that pod stays Terminating for good: pod GC leaves it (its node exists), the DaemonSet
-/// creates nothing on `w2` while its sole pod terminates (R-MAN-6) and counts `w2`
-/// unavailable (R-RU-9), so with maxUnavailable 1 the rollout never moves on to `w1`. A real
-/// kubelet lists the pods bound to its node when it starts, finishes a terminating one at once
-/// (no containers on the new boot) and deletes it (the status manager's `canBeDeleted`). The
-/// same gap leaves a pod that was running there before reporting its old containers Running
-/// and Ready with nothing behind them.
+/// A bug found by [`random_action_sequences_keep_the_invariants`], fixed in
+/// `Kubelet::register`: a node removed and added again under the same name (the same machine
+/// booting again) got a kubelet that never looked at the pods already bound to its name. Here
+/// the rollout deletes the pod of the removed `w2` (R-RU-5 visits missing nodes' pods; nobody
+/// can finish its termination while `w2` is gone); `w2` is back a second later, before pod
+/// GC's quarantine (R-GC-1). With the bug that pod stayed Terminating for good: pod GC leaves
+/// it (its node exists), the DaemonSet creates nothing on `w2` while its sole pod terminates
+/// (R-MAN-6) and counts `w2` unavailable (R-RU-9), so the rollout never moved on to `w1`. A real
+/// kubelet lists the pods bound to its node when it starts and finishes a terminating one.
 #[test]
-#[ignore = "known bug: a re-registered kubelet ignores the pods already bound to its node"]
 fn a_node_that_joins_again_finishes_the_pods_terminating_on_it() {
     let case = Case {
         setup: Setup {
