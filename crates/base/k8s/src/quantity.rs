@@ -123,6 +123,12 @@ impl Quantity {
         Ok(q)
     }
 
+    /// What `UnmarshalJSON` does with a quantity's text: `strings.TrimSpace`, then
+    /// `ParseQuantity`. For text stored in an object, which the decoder kept as written.
+    pub fn parse_trimmed(s: &str) -> Result<Quantity, QuantityError> {
+        Quantity::parse(s.trim())
+    }
+
     fn normalized(mut mantissa: i128, exponent: i64) -> Result<Quantity, QuantityError> {
         let mut exponent = exponent;
         if mantissa == 0 {

@@ -314,6 +314,19 @@ fn scaled_values_round_up_away_from_zero() {
     ] {
         assert_eq!(q(input).milli_value(), milli, "{input}");
     }
+    // What the scheduler reads: cpu in millicores, memory in milli-bytes.
+    for (input, milli) in [
+        ("250m", 250),
+        ("2", 2000),
+        ("1.5", 1500),
+        ("0.1", 100),
+        ("1Ki", 1_024_000),
+        ("1Gi", 1_073_741_824_000),
+        ("1G", 1_000_000_000_000),
+        ("110", 110_000),
+    ] {
+        assert_eq!(q(input).as_scaled_i128(-3), Some(milli), "{input}");
+    }
     assert_eq!(q("1.5").value(), 2);
     assert_eq!(q("-1.5").value(), -2);
     assert_eq!(q("-1.5").milli_value(), -1500);
@@ -335,6 +348,17 @@ fn scaled_values_round_up_away_from_zero() {
     assert_eq!(q("1e1000").as_scaled_i128(0), None);
     assert_eq!(q("1e-9").as_scaled_i128(40), Some(1));
     assert_eq!(q("0").as_scaled_i128(-3), Some(0));
+}
+
+#[test]
+fn stored_text_is_trimmed_as_json_decoding_trims_it() {
+    assert_eq!(Quantity::parse_trimmed(" 1 "), Quantity::parse("1"));
+    assert_eq!(Quantity::parse_trimmed("\t250m\n"), Quantity::parse("250m"));
+    assert_eq!(
+        Quantity::parse_trimmed("  "),
+        Err(QuantityError::FormatWrong)
+    );
+    assert_eq!(Quantity::parse(" 1"), Err(QuantityError::FormatWrong));
 }
 
 #[test]
