@@ -415,6 +415,74 @@ fn unquoted_quantities_are_accepted_like_go() {
     assert_eq!(limits.get("memory").map(|q| q.0.as_str()), Some("1.5"));
 }
 
+/// Text that is no quantity fails decoding as `Quantity.UnmarshalJSON` fails it: the server's
+/// message is `ParseQuantity`'s error, without a field path (`1K`: no such suffix; `K` is not
+/// `k`). Ours adds the location and a hint.
+#[test]
+fn invalid_quantities_are_refused_by_the_decoder_with_upstreams_errors() {
+    const PREFIX: &str = "Error from server (BadRequest): error when creating \"ds.yaml\": DaemonSet in version \"v1\" cannot be handled as a DaemonSet: ";
+    for (value, error) in [
+        ("1K", "unable to parse quantity's suffix"),
+        ("32MMi", "unable to parse quantity's suffix"),
+        ("1mi", "unable to parse quantity's suffix"),
+        ("\"\"", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        ("10%", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        ("1.1.1", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        ("Ei", "unable to parse numeric part of quantity"),
+    ] {
+        let text = DS_YAML.replace(
+            "        command:",
+            &format!("        resources:\n          limits: {{cpu: {value}}}\n        command:"),
+        );
+        let e = decode_err(&text);
+        assert_eq!(e.kind, DecodeErrorKind::InvalidValue, "{value}");
+        assert_eq!(e.message, format!("{PREFIX}{error}"), "{value}");
+        assert_eq!(
+            e.path.as_deref(),
+            Some("spec.template.spec.containers[0].resources.limits.cpu"),
+            "{value}"
+        );
+    }
+    let text = DS_YAML.replace(
+        "        command:",
+        "        resources:\n          requests: {memory: 512K}\n        command:",
+    );
+    assert_eq!(
+        decode_err(&text).hint.as_deref(),
+        Some("`memory`: write k (1000) or Ki (1024); suffixes are case-sensitive and K is neither")
+    );
+}
+
+/// What `ParseQuantity` accepts is accepted as written, and `UnmarshalJSON`'s trimming too.
+#[test]
+fn valid_quantities_are_kept_as_written() {
+    for value in [
+        "1n", "1u", ".5", "5.", "1e3", "1E3", "-1", "+1", "1.5Gi", " 250m ",
+    ] {
+        let text = DS_YAML.replace(
+            "        command:",
+            &format!(
+                "        resources:\n          limits: {{cpu: \"{value}\"}}\n        command:"
+            ),
+        );
+        let (ds, _) = match decode_daemon_set("ds.yaml", &text) {
+            Ok(x) => x,
+            Err(e) => panic!("{value}: {e}"),
+        };
+        let c = &ds.spec.template.spec.unwrap_or_default().containers[0];
+        let limits = c
+            .resources
+            .as_ref()
+            .and_then(|r| r.limits.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            limits.get("cpu").map(|q| q.0.as_str()),
+            Some(value),
+            "{value}"
+        );
+    }
+}
+
 #[test]
 fn source_map_locates_validation_paths_and_falls_back_to_ancestors() {
     let (_, map) = match decode_daemon_set("ds.yaml", DS_YAML) {
