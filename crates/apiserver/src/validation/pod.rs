@@ -634,44 +634,6 @@ fn validate_resources(r: &ResourceRequirements, path: &Path) -> Vec<FieldError> 
     errs
 }
 
-/// The value of a resource quantity (`100m`, `1.5`, `128Mi`, `1e3`), or `None` if malformed.
-pub fn parse_quantity(s: &str) -> Option<f64> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
-        .unwrap_or(s.len());
-    let (num, suffix) = s.split_at(split);
-    let body = num.strip_prefix(['+', '-']).unwrap_or(num);
-    if body.is_empty() || body.contains(['+', '-']) || body.matches('.').count() > 1 || body == "."
-    {
-        return None;
-    }
-    let value: f64 = num.parse().ok()?;
-    let scale = match suffix {
-        "" => 1.0,
-        "n" => 1e-9,
-        "u" => 1e-6,
-        "m" => 1e-3,
-        "k" => 1e3,
-        "M" => 1e6,
-        "G" => 1e9,
-        "T" => 1e12,
-        "P" => 1e15,
-        "E" => 1e18,
-        "Ki" => 1024.0,
-        "Mi" => 1024f64.powi(2),
-        "Gi" => 1024f64.powi(3),
-        "Ti" => 1024f64.powi(4),
-        "Pi" => 1024f64.powi(5),
-        "Ei" => 1024f64.powi(6),
-        e => {
-            let exp = e.strip_prefix(['e', 'E'])?;
-            10f64.powi(exp.parse::<i32>().ok()?)
-        }
-    };
-    Some(value * scale)
-}
-
 /// `ValidateTolerations`.
 pub(crate) fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> Vec<FieldError> {
     let mut errs = Vec::new();
