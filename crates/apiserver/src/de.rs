@@ -160,6 +160,8 @@ pub(crate) enum DeErrorKind {
     Mismatch { go_type: String },
     /// A number that does not fit the Go type (`1.5` or `3000000000` into `int32`).
     OutOfRange { go_type: String },
+    /// Text that is no `resource.Quantity`: `UnmarshalJSON`'s `ParseQuantity` error.
+    Quantity(k8s_base::QuantityError),
     /// Anything else a type's own decoder complained about.
     Custom(String),
 }
@@ -181,6 +183,7 @@ impl fmt::Display for DeError {
             DeErrorKind::Mismatch { go_type } | DeErrorKind::OutOfRange { go_type } => {
                 write!(f, "cannot unmarshal into {go_type}")
             }
+            DeErrorKind::Quantity(e) => write!(f, "{e}"),
             DeErrorKind::Custom(msg) => f.write_str(msg),
         }
     }
@@ -523,7 +526,9 @@ impl Decode for FieldsV1 {
     }
 }
 
-/// `resource.Quantity` takes a string or a number (kept as its decimal text).
+/// `resource.Quantity` takes a string or a number, kept as its text; `UnmarshalJSON` reads it
+/// (trimmed) with `ParseQuantity`, so text that is no quantity fails the whole object, with
+/// upstream's error and no field path (`k8s_base::Quantity::parse_trimmed`).
 impl Decode for Quantity {
     fn decode(de: De<'_, '_>) -> Result<Self, DeError> {
         let text = match &de.node.value {
@@ -536,6 +541,9 @@ impl Decode for Quantity {
             },
             _ => return Err(de.mismatch("resource.Quantity")),
         };
+        if let Err(e) = k8s_base::Quantity::parse_trimmed(&text) {
+            return Err(de.fail(DeErrorKind::Quantity(e)));
+        }
         Ok(Quantity(text))
     }
 

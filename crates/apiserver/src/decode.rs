@@ -584,6 +584,12 @@ fn type_error(source: &str, server_prefix: &str, e: &DeError) -> DecodeError {
             ),
             type_hint(at, go_type, true),
         ),
+        DeErrorKind::Quantity(error) => (
+            DecodeErrorKind::InvalidValue,
+            // Go returns `UnmarshalJSON`'s error without field context.
+            error.to_string(),
+            quantity_hint(at),
+        ),
         DeErrorKind::Custom(msg) => (
             DecodeErrorKind::InvalidValue,
             // Go returns a type's own UnmarshalJSON error without field context.
@@ -601,6 +607,26 @@ fn type_error(source: &str, server_prefix: &str, e: &DeError) -> DecodeError {
     DecodeError::new(source, at.pos, kind, format!("{server_prefix} {detail}"))
         .with_path(at.json_path.clone())
         .with_hint(hint)
+}
+
+/// How to write a quantity, for the value the decoder could not read.
+fn quantity_hint(at: &At) -> String {
+    let text = at.string_value.as_deref().unwrap_or("");
+    let key = at.holder.as_deref().unwrap_or("the value");
+    let kilo = text
+        .char_indices()
+        .any(|(i, c)| c == 'K' && !text[i..].starts_with("Ki"));
+    if kilo {
+        format!(
+            "`{key}`: write k (1000) or Ki (1024); suffixes are case-sensitive and K is neither"
+        )
+    } else {
+        format!(
+            "`{key}` must be a number with an optional case-sensitive suffix: m, k, M, G, T, P, E \
+             (powers of 1000), Ki, Mi, Gi, Ti, Pi, Ei (powers of 1024) or an exponent such as \
+             e3 — e.g. 250m, 128Mi"
+        )
+    }
 }
 
 fn is_int_type(go_type: &str) -> bool {

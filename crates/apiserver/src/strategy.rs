@@ -134,11 +134,13 @@ fn normalize(v: &mut Value, key: Option<&str>) {
             for (k, child) in map.iter_mut() {
                 normalize(child, Some(k));
                 if key.is_some_and(|p| QUANTITY_MAPS.contains(&p)) {
+                    // The exact value, one text per value whatever the format (`Cmp`).
                     if let Some(q) = child
                         .as_str()
-                        .and_then(crate::validation::parse_quantity_value)
+                        .and_then(|s| k8s_base::Quantity::parse_trimmed(s).ok())
                     {
-                        *child = Value::String(format!("{q:e}"));
+                        let (mantissa, exponent) = q.to_decimal();
+                        *child = Value::String(format!("{mantissa}e{exponent}"));
                     }
                 }
             }

@@ -395,24 +395,85 @@ fn json_is_yaml() {
     assert_eq!(cap.get("pods").map(|q| q.0.as_str()), Some("110"));
 }
 
-#[test]
-fn unquoted_quantities_are_accepted_like_go() {
-    let text = DS_YAML.replace(
+/// The manifest with `resources: {…}` (a flow mapping's entries) on its container.
+fn with_resources(entries: &str) -> String {
+    DS_YAML.replace(
         "        command:",
-        "        resources:\n          limits: {cpu: 1, memory: 1.5}\n        command:",
-    );
-    let (ds, _) = match decode_daemon_set("ds.yaml", &text) {
+        &format!("        resources: {{{entries}}}\n        command:"),
+    )
+}
+
+/// The container's limits as decoded, each quantity's text.
+fn decoded_limits(text: &str) -> Vec<(String, String)> {
+    let (ds, _) = match decode_daemon_set("ds.yaml", text) {
         Ok(x) => x,
         Err(e) => panic!("{e}"),
     };
     let c = &ds.spec.template.spec.unwrap_or_default().containers[0];
-    let limits = c
-        .resources
-        .as_ref()
-        .and_then(|r| r.limits.clone())
-        .unwrap_or_default();
-    assert_eq!(limits.get("cpu").map(|q| q.0.as_str()), Some("1"));
-    assert_eq!(limits.get("memory").map(|q| q.0.as_str()), Some("1.5"));
+    let limits = c.resources.as_ref().and_then(|r| r.limits.clone());
+    limits
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, q)| (k, q.0))
+        .collect()
+}
+
+fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+    v.iter()
+        .map(|(k, q)| (k.to_string(), q.to_string()))
+        .collect()
+}
+
+#[test]
+fn unquoted_quantities_are_accepted_like_go() {
+    assert_eq!(
+        decoded_limits(&with_resources("limits: {cpu: 1, memory: 1.5}")),
+        pairs(&[("cpu", "1"), ("memory", "1.5")])
+    );
+}
+
+/// Text that is no quantity fails decoding as `Quantity.UnmarshalJSON` fails it: the server's
+/// message is `ParseQuantity`'s error, without a field path (`1K`: no such suffix; `K` is not
+/// `k`). Ours adds the location and a hint.
+#[test]
+fn invalid_quantities_are_refused_by_the_decoder_with_upstreams_errors() {
+    const PREFIX: &str = "Error from server (BadRequest): error when creating \"ds.yaml\": DaemonSet in version \"v1\" cannot be handled as a DaemonSet: ";
+    const FORMAT_WRONG: &str = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    for (value, error) in [
+        ("1K", "unable to parse quantity's suffix"),
+        ("32MMi", "unable to parse quantity's suffix"),
+        ("1mi", "unable to parse quantity's suffix"),
+        ("\"\"", FORMAT_WRONG),
+        ("10%", FORMAT_WRONG),
+        ("1.1.1", FORMAT_WRONG),
+        ("Ei", "unable to parse numeric part of quantity"),
+    ] {
+        let e = decode_err(&with_resources(&format!("limits: {{cpu: {value}}}")));
+        assert_eq!(e.kind, DecodeErrorKind::InvalidValue, "{value}");
+        assert_eq!(e.message, format!("{PREFIX}{error}"), "{value}");
+        assert_eq!(
+            e.path.as_deref(),
+            Some("spec.template.spec.containers[0].resources.limits.cpu"),
+            "{value}"
+        );
+    }
+    assert_eq!(
+        decode_err(&with_resources("requests: {memory: 512K}"))
+            .hint
+            .as_deref(),
+        Some("`memory`: write k (1000) or Ki (1024); suffixes are case-sensitive and K is neither")
+    );
+}
+
+/// What `ParseQuantity` accepts is accepted as written, and `UnmarshalJSON`'s trimming too.
+#[test]
+fn valid_quantities_are_kept_as_written() {
+    for value in [
+        "1n", "1u", ".5", "5.", "1e3", "1E3", "-1", "+1", "1.5Gi", " 250m ",
+    ] {
+        let text = with_resources(&format!("limits: {{cpu: \"{value}\"}}"));
+        assert_eq!(decoded_limits(&text), pairs(&[("cpu", value)]), "{value}");
+    }
 }
 
 #[test]

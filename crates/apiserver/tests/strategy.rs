@@ -140,6 +140,12 @@ fn semantic_equality_treats_empty_as_unset_and_compares_quantities_by_value() {
     };
     assert!(semantic_eq(&with_cpu("1"), &with_cpu("1000m")));
     assert!(!semantic_eq(&with_cpu("1"), &with_cpu("2")));
+    // Exact values (`Quantity.Cmp`), not floats: 0.3 is 300m, 1Ki is 1024, and a difference
+    // below a float's precision is still one.
+    assert!(semantic_eq(&with_cpu("0.3"), &with_cpu("300m")));
+    assert!(semantic_eq(&with_cpu("1Ki"), &with_cpu("1024")));
+    assert!(semantic_eq(&with_cpu("1e3"), &with_cpu("1k")));
+    assert!(!semantic_eq(&with_cpu("1"), &with_cpu("1.000000001")));
 }
 
 #[test]

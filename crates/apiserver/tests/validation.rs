@@ -451,6 +451,12 @@ const TEMPLATE_CASES: &[(&str, &str, &str, &str)] = &[
         "spec.template.spec.containers[0].resources.requests[cpu]: Invalid value: \"2\": must be less than or equal to cpu limit of 500m",
     ),
     (
+        "requests and limits compare by value, whatever the suffix",
+        "        command:",
+        "        resources: {requests: {memory: 1025Mi}, limits: {memory: 1Gi}}\n        command:",
+        "spec.template.spec.containers[0].resources.requests[memory]: Invalid value: \"1025Mi\": must be less than or equal to memory limit of 1Gi",
+    ),
+    (
         "probes need a handler",
         "        command:",
         "        readinessProbe: {periodSeconds: 5}\n        command:",

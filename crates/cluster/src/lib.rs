@@ -39,7 +39,6 @@ mod kubelet;
 mod node_lifecycle;
 mod podgc;
 mod process;
-pub mod quantity;
 pub mod rng;
 mod scheduler;
 pub mod store;

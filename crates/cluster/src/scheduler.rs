@@ -8,6 +8,7 @@
 //! Owns the scheduling queue and the fit rules; knows nothing of DaemonSets or the controller.
 
 use k8s_openapi::api::core::v1::{Node, Pod, PodCondition, Taint, Toleration};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -17,7 +18,6 @@ use controller::predicates::toleration_tolerates_taint;
 use controller::selectors::{node_selector_map_matches, node_selector_term_matches, TermMatch};
 
 use crate::engine::{Ev, PodKey, Sched};
-use crate::quantity::parse_milli;
 use crate::store::{reference, Obj, Store, WatchEvent, WatchKind};
 
 const COMPONENT: &str = "default-scheduler";
@@ -274,7 +274,7 @@ pub(crate) fn requests(p: &Pod) -> (i128, i128) {
             .as_ref()
             .and_then(|x| x.requests.as_ref())
             .and_then(|m| m.get(r))
-            .and_then(|q| parse_milli(&q.0))
+            .and_then(milli)
             .unwrap_or(0)
             .max(0)
     };
@@ -308,7 +308,16 @@ fn allocatable(node: &Node, r: &str) -> Option<i128> {
         .as_ref()
         .and_then(|s| s.allocatable.as_ref().or(s.capacity.as_ref()))
         .and_then(|m| m.get(r))
-        .and_then(|q| parse_milli(&q.0))
+        .and_then(milli)
+}
+
+/// A quantity in thousandths of its unit, rounded up (`MilliValue`, in an `i128` so a node's
+/// memory in milli-bytes cannot overflow); `None` if the text is no quantity — possible only
+/// for a node's capacity, which scenario files and `node add --capacity` give unchecked.
+fn milli(q: &Quantity) -> Option<i128> {
+    k8s_base::Quantity::parse_trimmed(&q.0)
+        .ok()?
+        .as_scaled_i128(-3)
 }
 
 /// The scheduler's filters for one node, in upstream order; the first failing plugin wins.

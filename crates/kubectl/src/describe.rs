@@ -633,10 +633,12 @@ fn volumes(w: &mut String, vols: &[Volume], space: &str) {
             w.push_str(&format!(
                 "{L2}Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n{L2}Medium:\t{}\n{L2}SizeLimit:\t{}\n",
                 e.medium.as_deref().unwrap_or(""),
-                // A zero limit is no limit.
+                // A zero limit is no limit (`SizeLimit.Cmp(resource.Quantity{}) > 0`).
                 e.size_limit
                     .as_ref()
-                    .filter(|q| quantity_value(q, false) > 0.0)
+                    .filter(|q| {
+                        k8s_base::Quantity::parse_trimmed(&q.0).is_ok_and(|v| v.sign() > 0)
+                    })
                     .map(|q| q.0.clone())
                     .unwrap_or_else(|| "<unset>".into())
             ));
@@ -1008,31 +1010,14 @@ fn qos_class(cs: &[Container]) -> String {
     }
 }
 
-/// CPU in millicores or memory in bytes.
+/// CPU in millicores (`MilliValue`) or memory in bytes (`Value`), as kubectl reads them: exact,
+/// rounded up. Text that is no quantity reads as 0, as an absent one: the API server refuses
+/// it in every object it decodes, and only a scenario's node capacity can still hold one.
 fn quantity_value(q: &Quantity, cpu: bool) -> f64 {
-    let s = q.0.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
-        .unwrap_or(s.len());
-    let (num, suffix) = s.split_at(split);
-    let n: f64 = num.parse().unwrap_or(0.0);
-    let mult = match suffix {
-        "" => 1.0,
-        "m" => 0.001,
-        "k" => 1e3,
-        "M" => 1e6,
-        "G" => 1e9,
-        "T" => 1e12,
-        "Ki" => 1024.0,
-        "Mi" => 1024.0 * 1024.0,
-        "Gi" => 1024.0 * 1024.0 * 1024.0,
-        "Ti" => 1024.0f64.powi(4),
-        _ => 1.0,
-    };
-    if cpu {
-        n * mult * 1000.0
-    } else {
-        n * mult
+    match k8s_base::Quantity::parse_trimmed(&q.0) {
+        Ok(v) if cpu => v.milli_value() as f64,
+        Ok(v) => v.value() as f64,
+        Err(_) => 0.0,
     }
 }
 
@@ -1309,6 +1294,27 @@ mod tests {
 
     fn from<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> T {
         serde_json::from_value(v).expect("test object")
+    }
+
+    /// kubectl reads `MilliValue` for cpu and `Value` for memory: every suffix, rounded up.
+    /// Text that is no quantity (a scenario's node capacity) counts as none, not as its digits.
+    #[test]
+    fn quantities_are_read_as_kubectl_reads_them() {
+        let q = |s: &str| Quantity(s.to_string());
+        for (text, cpu, milli_or_bytes) in [
+            ("250m", true, 250.0),
+            ("2", true, 2000.0),
+            ("500u", true, 1.0),
+            ("1n", true, 1.0),
+            ("1e3", true, 1_000_000.0),
+            ("128Mi", false, 134_217_728.0),
+            ("1.5", false, 2.0),
+            ("1P", false, 1e15),
+            ("1K", false, 0.0),
+            ("abc", true, 0.0),
+        ] {
+            assert_eq!(quantity_value(&q(text), cpu), milli_or_bytes, "{text}");
+        }
     }
 
     fn container(v: serde_json::Value) -> String {

@@ -55,10 +55,11 @@ impl SortBy {
         let keys: Vec<Key> = found.into_iter().map(key).collect();
         self.check_sortable(&keys)?;
         // Quantities only when every string is one: a total order, as the sort needs.
-        let quantities: Option<Vec<Option<f64>>> = keys
+        // `ParseQuantity`, untrimmed, as kubectl's sorter calls it; compared with `Cmp`.
+        let quantities: Option<Vec<Option<k8s_base::Quantity>>> = keys
             .iter()
             .map(|k| match k {
-                Key::Str(s) => apiserver::validation::parse_quantity_value(s).map(Some),
+                Key::Str(s) => k8s_base::Quantity::parse(s).ok().map(Some),
                 _ => Some(None),
             })
             .collect();
@@ -72,7 +73,7 @@ impl SortBy {
                 (_, Key::Absent, _) => Ordering::Greater,
                 (Key::Int(x), Key::Int(y), _) => x.cmp(y),
                 (Key::Float(x), Key::Float(y), _) => x.total_cmp(y),
-                (Key::Str(_), Key::Str(_), Some((Some(x), Some(y)))) => x.total_cmp(&y),
+                (Key::Str(_), Key::Str(_), Some((Some(x), Some(y)))) => x.cmp(&y),
                 (Key::Str(x), Key::Str(y), _) => natural_cmp(x, y),
                 // check_sortable let no other pair through.
                 _ => Ordering::Equal,
@@ -242,6 +243,22 @@ mod tests {
         // Ties keep the order given.
         let same = [json!({"k": "a", "id": 0}), json!({"k": "a", "id": 1})];
         assert_eq!(sorted(".k", &same), Ok(vec![0, 1]));
+    }
+
+    /// Quantities as `ParseQuantity` reads them, compared exactly: `1K` is no quantity (so the
+    /// list falls back to natural order), and 0.3 is 300m, not a float's neighbour of it.
+    #[test]
+    fn quantities_are_upstreams_and_exact() {
+        let q = |v: &[&str]| -> Vec<Value> { v.iter().map(|s| json!({ "q": s })).collect() };
+        assert_eq!(
+            sorted(".q", &q(&["1Ki", "1000", "1e3", "999"])),
+            Ok(vec![3, 1, 2, 0])
+        );
+        assert_eq!(
+            sorted(".q", &q(&["300m", "0.3", "299999999n"])),
+            Ok(vec![2, 0, 1])
+        );
+        assert_eq!(sorted(".q", &q(&["2K", "10K", "1k"])), Ok(vec![2, 0, 1]));
     }
 
     #[test]

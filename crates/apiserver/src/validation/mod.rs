@@ -21,8 +21,6 @@ pub use field::{FieldError, FieldErrorKind, Invalid};
 use field::{Path, Raw};
 use meta::{negative, selector_matches, validate_label_selector, IMMUTABLE};
 use names::{is_valid_percent, percent_error};
-/// A resource quantity's value (`100m`, `128Mi`, `1e3`), or `None` when it is not one.
-pub use pod::parse_quantity as parse_quantity_value;
 
 use crate::gofmt;
 

@@ -2,7 +2,7 @@
 //! `ValidatePodSpec` and the container, volume, toleration and affinity checks a DaemonSet
 //! author runs into). A subset: checks for fields the playground does not model are left out.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 use k8s_openapi::api::core::v1::{
     Affinity, Container, EnvVar, NodeSelectorRequirement, NodeSelectorTerm, PodSpec,
@@ -608,30 +608,20 @@ fn validate_port_num_or_name(port: &IntOrString, path: &Path) -> Vec<FieldError>
     }
 }
 
-/// Quantity syntax and requests ≤ limits.
+/// Requests ≤ limits (`ValidateResourceRequirements`), compared by value as `Quantity.Cmp`
+/// does. Quantity syntax is not checked here: upstream's decoder refuses text that is no
+/// quantity before validation runs, and so does ours (`de.rs`).
 fn validate_resources(r: &ResourceRequirements, path: &Path) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    let mut check = |list: Option<&BTreeMap<String, Quantity>>, field: &str| {
-        for (name, q) in list.into_iter().flatten() {
-            if parse_quantity(&q.0).is_none() {
-                errs.push(FieldError::invalid(
-                    &path.child(field).key(name),
-                    &q.0,
-                    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-                ));
-            }
-        }
-    };
-    check(r.limits.as_ref(), "limits");
-    check(r.requests.as_ref(), "requests");
     let (Some(limits), Some(requests)) = (&r.limits, &r.requests) else {
         return errs;
     };
+    let parse = |q: &Quantity| k8s_base::Quantity::parse_trimmed(&q.0).ok();
     for (name, req) in requests {
         let Some(limit) = limits.get(name) else {
             continue;
         };
-        if let (Some(rq), Some(lq)) = (parse_quantity(&req.0), parse_quantity(&limit.0)) {
+        if let (Some(rq), Some(lq)) = (parse(req), parse(limit)) {
             if rq > lq {
                 errs.push(FieldError::invalid(
                     &path.child("requests").key(name),
@@ -642,44 +632,6 @@ fn validate_resources(r: &ResourceRequirements, path: &Path) -> Vec<FieldError> 
         }
     }
     errs
-}
-
-/// The value of a resource quantity (`100m`, `1.5`, `128Mi`, `1e3`), or `None` if malformed.
-pub fn parse_quantity(s: &str) -> Option<f64> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
-        .unwrap_or(s.len());
-    let (num, suffix) = s.split_at(split);
-    let body = num.strip_prefix(['+', '-']).unwrap_or(num);
-    if body.is_empty() || body.contains(['+', '-']) || body.matches('.').count() > 1 || body == "."
-    {
-        return None;
-    }
-    let value: f64 = num.parse().ok()?;
-    let scale = match suffix {
-        "" => 1.0,
-        "n" => 1e-9,
-        "u" => 1e-6,
-        "m" => 1e-3,
-        "k" => 1e3,
-        "M" => 1e6,
-        "G" => 1e9,
-        "T" => 1e12,
-        "P" => 1e15,
-        "E" => 1e18,
-        "Ki" => 1024.0,
-        "Mi" => 1024f64.powi(2),
-        "Gi" => 1024f64.powi(3),
-        "Ti" => 1024f64.powi(4),
-        "Pi" => 1024f64.powi(5),
-        "Ei" => 1024f64.powi(6),
-        e => {
-            let exp = e.strip_prefix(['e', 'E'])?;
-            10f64.powi(exp.parse::<i32>().ok()?)
-        }
-    };
-    Some(value * scale)
 }
 
 /// `ValidateTolerations`.
