@@ -1,6 +1,7 @@
 //! Importing a real cluster's nodes (`kubectl get nodes -o yaml|json`): what is kept, what is
-//! dropped, where daemon pods land on the imported cluster, errors with line:column and a hint,
-//! and the time 2,000 nodes take.
+//! dropped, where daemon pods land on the imported cluster, and the time 2,000 nodes take. Bad
+//! node files and their messages (line:column and a hint) are in the bad-input catalogue
+//! (`common/bad_inputs.rs`, `docs/bad-inputs.md` §"Node import").
 
 use std::collections::BTreeMap;
 
@@ -245,55 +246,6 @@ fn numbered_nodes_are_compacted_into_a_pool() {
     let again = import::import_nodes("n.yaml", &text).unwrap_or_else(|e| panic!("{e}"));
     let e = import::merge_nodes(&mut s, again, Merge::Add, "n.yaml").err();
     assert!(e.is_some_and(|e| e.message.contains("\"worker1\" is already in scenario")));
-}
-
-fn import_error(text: &str) -> String {
-    match import::import_nodes("n.yaml", text) {
-        Ok(n) => panic!("imported {} nodes from {text}", n.len()),
-        Err(e) => {
-            assert!(e.hint.is_some(), "{e}");
-            e.to_string()
-        }
-    }
-}
-
-#[test]
-fn bad_input_is_located_and_explained() {
-    for (text, want) in [
-        ("", "n.yaml:1:1: no nodes in this file"),
-        (
-            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n",
-            "n.yaml:2:7: kind: expected a Node, found a Pod",
-        ),
-        (
-            "apiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n- kind: Node\n  metadata: {name: B}\n",
-            "n.yaml:7:20: items[1].metadata.name: node name \"B\" is not a valid DNS subdomain",
-        ),
-        (
-            "kind: Node\nmetadata: {name: a}\nspec:\n  taints:\n  - key: k\n    effect: NoShedule\n",
-            "n.yaml:6:13: spec.taints[0].effect: taint effect \"NoShedule\" is not one of",
-        ),
-        (
-            "kind: Node\nmetadata:\n  name: a\n  labels:\n    gpu: true\n",
-            "n.yaml:5:10: metadata.labels.gpu: must be a string, found a boolean",
-        ),
-        (
-            "kind: Node\nmetadata: {name: a}\nstatus:\n  conditions:\n  - {type: Ready, status: Maybe}\n",
-            "n.yaml:5:27: status.conditions[0].status: condition status \"Maybe\"",
-        ),
-        (
-            "kind: Node\nmetadata: {name: a}\n---\nkind: Node\nmetadata: {name: a}\n",
-            "n.yaml:5:18: metadata.name: node \"a\" appears twice",
-        ),
-        ("metadata: {name: a}\n", "n.yaml:1:1: this object has no `kind`"),
-        ("kind: Node\nmetadata: {labels: {}}\n", "n.yaml:2:1: metadata: a node needs metadata.name"),
-        ("kind: Node\nmetadata: {name: [a\n", "while parsing a flow sequence"),
-        ("{\"kind\": \"Node\",\n \"metadata\": {\"name\": 1}}", "n.yaml:2:23: metadata.name: must be a string, found a number"),
-        ("{\"kind\": \"List\", \"items\": [\n", "n.yaml:2:1: not valid JSON"),
-    ] {
-        let e = import_error(text);
-        assert!(e.contains(want), "{want:?} not in {e:?}");
-    }
 }
 
 /// A debug-build figure (docs/performance.md's is `cargo bench -p dsplay-scenario --bench import`);

@@ -1,65 +1,17 @@
-//! Lesson files (DESIGN §4.1b): the Markdown subset, validation with file:line:column and a
-//! hint for each kind of mistake, live checks, progress, and the lessons shipped in `lessons/`.
+//! Lesson files (DESIGN §4.1b): the Markdown subset, live checks, progress, and the lessons
+//! shipped in `lessons/`. Each kind of mistake and its message (file:line:column and a hint) is
+//! in the bad-input catalogue (`common/bad_inputs.rs`, `docs/bad-inputs.md` §"Lesson file").
 
 use scenario::lesson::{
     evaluate, markdown, parse_lesson, test_lesson, Block, Inline, LessonProgress,
 };
 
-/// A small valid lesson; the cases below break one thing each.
-const GOOD: &str = r#"scenario: l
-nodes:
-  - name: worker
-  - name: worker2
-files:
-  ds.yaml: |
-    apiVersion: apps/v1
-    kind: DaemonSet
-    metadata:
-      name: x
-    spec:
-      selector:
-        matchLabels: {app: x}
-      template:
-        metadata:
-          labels: {app: x}
-        spec:
-          terminationGracePeriodSeconds: 1
-          containers:
-          - {name: app, image: busybox, command: ["sleep", "infinity"]}
-lesson:
-  - title: Start
-    text: Apply **it**.
-    run:
-      - kubectl apply -f ds.yaml
-      - sleep 5s
-    ask:
-      question: How many pods?
-      choices: ["1", "2"]
-      answer: "2"
-      explain: One per node.
-  - title: Taint
-    task:
-      text: Evict the pod from worker2.
-      check:
-        - expect: kubectl get pods --field-selector spec.nodeName=worker2 -o name
-          equals: ""
-      solution:
-        - kubectl taint node worker2 k=v:NoExecute
-      hints: ["kubectl taint"]
-"#;
+#[path = "common/bad_inputs.rs"]
+mod bad_inputs;
 
-fn error(text: &str) -> String {
-    match parse_lesson("l.yaml", text) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => e.to_string(),
-    }
-}
-
-/// GOOD with `from` replaced by `to` (which must occur).
-fn with(from: &str, to: &str) -> String {
-    assert!(GOOD.contains(from), "{from:?} not in the good lesson");
-    GOOD.replacen(from, to, 1)
-}
+/// A small valid lesson (the bad-input catalogue's lessons break one thing each of it), and
+/// that lesson with one text replaced.
+use bad_inputs::{lesson_with as with, GOOD_LESSON as GOOD};
 
 #[test]
 fn the_good_lesson_parses_into_typed_steps() {
@@ -82,110 +34,6 @@ fn the_good_lesson_parses_into_typed_steps() {
     let task = f.lesson.steps[1].task.as_ref().expect("a task");
     assert_eq!(task.hints, vec!["kubectl taint".to_string()]);
     assert_eq!(task.check[0].line, 36);
-}
-
-#[test]
-fn bad_lessons_get_a_location_and_a_hint() {
-    let cases: Vec<(&str, String, &str)> = vec![
-        (
-            "lesson is not a list",
-            GOOD[..GOOD.find("lesson:").unwrap_or(0)].to_string() + "lesson: {title: x}\n",
-            "l.yaml:21:1: lesson must be a list of steps, found a map\n  hint: e.g. `lesson: [{title: One pod per node, text: \"Each node runs …\"}]`",
-        ),
-        (
-            "no steps",
-            GOOD[..GOOD.find("lesson:").unwrap_or(0)].to_string() + "lesson: []\n",
-            "l.yaml:21:1: a lesson needs at least one step\n  hint: e.g. `lesson: [{title: One pod per node, text: \"Each node runs …\"}]`",
-        ),
-        (
-            "unknown key in a step",
-            with("    text: Apply **it**.", "    txet: Apply **it**."),
-            "l.yaml:23:11: unknown key \"txet\"\n  hint: did you mean \"text\"? Known keys: title, text, run, ask, task",
-        ),
-        (
-            "a step without a title",
-            with("  - title: Taint\n    task:", "  - task:"),
-            "l.yaml:32:5: a step needs a `title:`\n  hint: e.g. `- title: Taint a node`",
-        ),
-        (
-            "a title of the wrong type",
-            with("  - title: Start", "  - title: [Start]"),
-            "l.yaml:22:5: title must be a string, found a list",
-        ),
-        (
-            "an answer that is not a choice",
-            with("      answer: \"2\"", "      answer: \"3\""),
-            "l.yaml:30:15: answer \"3\" is not one of the choices\n  hint: the answer is the text of one of the choices: \"1\", \"2\"",
-        ),
-        (
-            "empty choices",
-            with("      choices: [\"1\", \"2\"]", "      choices: []"),
-            "l.yaml:29:7: an ask offers 2 to 6 choices, found 0\n  hint: e.g. `choices: [\"about 7 s\", \"about 27 s\"]`",
-        ),
-        (
-            "one choice",
-            with("      choices: [\"1\", \"2\"]", "      choices: [\"2\"]"),
-            "l.yaml:29:7: an ask offers 2 to 6 choices, found 1\n  hint: e.g. `choices: [\"about 7 s\", \"about 27 s\"]`",
-        ),
-        (
-            "a choice offered twice",
-            with("      choices: [\"1\", \"2\"]", "      choices: [\"2\", \"2\"]"),
-            "l.yaml:29:22: choice \"2\" is offered twice\n  hint: every choice must differ from the others",
-        ),
-        (
-            "an ask without explain",
-            with("      explain: One per node.\n", ""),
-            "l.yaml:27:5: an ask needs `explain:` (shown when the answer is revealed)\n  hint: say why the right answer is right, e.g. `explain: Each node waits for …`",
-        ),
-        (
-            "a task without check",
-            with("      check:\n        - expect: kubectl get pods --field-selector spec.nodeName=worker2 -o name\n          equals: \"\"\n", ""),
-            "l.yaml:33:5: a task needs `check:` lines (expect lines that hold once the task is done)\n  hint: e.g. `check: [{expect: kubectl get pods --field-selector spec.nodeName=worker2 -o name, equals: \"\"}]`",
-        ),
-        (
-            "a task without solution",
-            with("      solution:\n        - kubectl taint node worker2 k=v:NoExecute\n", ""),
-            "l.yaml:33:5: a task needs `solution:` lines (what a learner would do; `dsplay test` plays them)\n  hint: e.g. `solution: [kubectl taint node worker2 k42=x:NoExecute]`",
-        ),
-        (
-            "a check that is a plain command",
-            with("        - expect: kubectl get pods --field-selector spec.nodeName=worker2 -o name\n          equals: \"\"", "        - kubectl get pods"),
-            "l.yaml:36:11: a check line must be an `expect:` map\n  hint: write `- expect: kubectl get ds x -o jsonpath={.status.numberReady}` and `equals: \"4\"`",
-        ),
-        (
-            "a check that changes the cluster",
-            with("kubectl get pods --field-selector spec.nodeName=worker2 -o name", "kubectl label node worker2 seen=yes"),
-            "l.yaml:36:19: a check may only read the cluster; `kubectl label node worker2 seen=yes` changes it\n  hint: checks run after every change: use kubectl get, describe or rollout status|history, and put the change in `solution:`",
-        ),
-        (
-            "a run line with an unknown verb",
-            with("      - sleep 5s", "      - slep 5s"),
-            "l.yaml:26:9: unknown command \"slep\"\n  hint: did you mean \"sleep\"? A line is a kubectl command, sleep DURATION, node add|remove|stop|start NAME, or pod crash|fail POD",
-        ),
-        (
-            "a run line with a bad duration",
-            with("      - sleep 5s", "      - sleep 5x"),
-            "l.yaml:26:9: invalid duration \"5x\": write e.g. 30s, 1m30s, 500ms\n  hint: e.g. `sleep 30s`",
-        ),
-        (
-            "a solution kubectl cannot parse",
-            with("        - kubectl taint node", "        - kubectl tiant node"),
-            "l.yaml:39:11: error: unknown command \"tiant\" for \"kubectl\"\n\nDid you mean this?\n\ttaint\n  hint: `kubectl` understands: apply, cordon, create, delete, describe, drain, get, label, patch, rollout, set, taint, uncordon",
-        ),
-        (
-            "hints that are not a list",
-            with("      hints: [\"kubectl taint\"]", "      hints: kubectl taint"),
-            "l.yaml:40:14: hints must be a list, found a string\n  hint: e.g. `hints: [\"kubectl taint --help shows the syntax\"]`",
-        ),
-    ];
-    let mut wrong = Vec::new();
-    for (what, text, want) in &cases {
-        let got = error(text);
-        if got != *want {
-            wrong.push(format!("{what}:\n  want {want:?}\n  got  {got:?}"));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[test]

@@ -3,6 +3,8 @@
 //! link length of every preset (the table in docs/presets.md).
 
 mod arbitrary;
+#[path = "common/bad_inputs.rs"]
+mod bad_inputs;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -11,10 +13,7 @@ use scenario::share::{self, ShareErrorKind, ShareView};
 use scenario::{presets, write};
 
 /// A link payload carrying `json` as the app would write it.
-fn payload_of(json: &str) -> String {
-    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 6);
-    format!("1.{}", URL_SAFE_NO_PAD.encode(packed))
-}
+use bad_inputs::payload_of;
 
 fn default_link() -> String {
     let p = presets::default_preset();
