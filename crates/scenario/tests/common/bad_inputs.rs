@@ -923,8 +923,7 @@ pub fn manifests() -> Group {
         manifest_row("unquoted `yes` in a nodeSelector (YAML 1.1)", none, "      containers:", "      nodeSelector:\n        k42: yes\n      containers:"),
         manifest_row("a misspelt field", none, "      containers:", "      contianers:"),
         manifest_row("a number field given a word", none, "      containers:", "      terminationGracePeriodSeconds: soon\n      containers:"),
-        manifest_row("a quantity that is not one", none, "image: busybox}", "image: busybox, resources: {limits: {cpu: 2 cores}}}")
-        .no_hint(),
+        manifest_row("a quantity that is not one", none, "image: busybox}", "image: busybox, resources: {limits: {cpu: 2 cores}}}"),
         manifest_row("a request over its limit", none, "image: busybox}", "image: busybox, resources: {requests: {cpu: \"2\"}, limits: {cpu: 500m}}}")
         .no_hint(),
         manifest_row("an unsupported kind", none, "kind: DaemonSet", "kind: Deployment"),
