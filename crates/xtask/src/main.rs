@@ -20,6 +20,7 @@
 mod codec;
 mod css;
 mod ensure;
+mod js;
 mod lean_std;
 mod pack;
 mod pipeline;

@@ -31,12 +31,13 @@ pub const PACKED_EXT: &str = ".lzma";
 const DECODER_CRATE: &str = "dsplay-unlzma";
 const DECODER_FILE: &str = "public/unlzma.wasm";
 
-/// Packs the wasm that `dist/index.html` loads, puts the decoder beside it, and strips the
-/// stylesheet's comments (`css.rs`). Running it on a packed `dist/` changes nothing.
+/// Packs the wasm that `dist/index.html` loads, puts the decoder beside it, strips the
+/// stylesheet's comments (`css.rs`) and the comment lines of the site's scripts (`js.rs`). Running it on a packed `dist/` changes nothing.
 pub fn pack(root: &Path, dist: &Path) -> Result {
     build_decoder(root, dist)?;
     pack_wasm(dist)?;
     crate::css::strip_stylesheet(dist)?;
+    crate::js::strip_scripts(dist)?;
     add_csp(dist)
 }
 
