@@ -1,17 +1,17 @@
 //! The kubelets, one per node: they post node status (Ready after registration or restart),
-//! start the containers of bound pods (`container_start`), run readiness probes
-//! (`initialDelaySeconds` after start plus a first-probe phase, then every `periodSeconds`,
-//! Ready after `successThreshold` successes; probes succeed unless the pod failed), and
-//! terminate deleted pods (SIGTERM, then the grace period unless the container honours
-//! SIGTERM) before removing them from the API. A stopped kubelet does nothing: its pods and its
-//! node status freeze, and its Lease stops being renewed.
+//! sync the pods bound to their node (at registration and restart too, as a real kubelet's pod
+//! source lists them), pull images (`images:` in a scenario: missing images, pull times, the
+//! image back-off; unlisted images are present), run containers as the process model of
+//! `process.rs` says (exits, restarts under the crash-loop back-off), run startup, liveness and
+//! readiness probes (exec probes against the container's files; a liveness or startup failure
+//! kills and restarts), reject pods at admission when the node's resources no longer fit
+//! (OutOfcpu), evict on `pod fail`, and terminate deleted pods (SIGTERM, then the grace period
+//! unless the container honours SIGTERM) before removing them from the API. A stopped kubelet
+//! does nothing: its pods and its node status freeze, and its Lease stops being renewed.
 //!
-//! It records the events a kubelet records for each container, with the container's field path:
-//! `Pulled` (every image is already on every node), `Created` and `Started` when the
-//! containers start, init containers first, and `Killing` when a running pod is deleted. An
-//! image whose `imagePullPolicy` is `Always` would be pulled again, with `Pulling` and a
-//! `Pulled` that gives the pull's time and the image's size: registries are not simulated, so
-//! such a container gets no image event rather than an invented one.
+//! It records the events a kubelet records for each container, with the container's field path
+//! (Pulling, Pulled, Failed, BackOff, Created, Started, Killing, Unhealthy, Evicted, …), as
+//! `docs/workloads.md` lists them.
 //!
 //! Owns per-pod work in flight and per-node kubelet state; knows nothing of controllers.
 

@@ -11,9 +11,10 @@
 //!
 //! Both main tasks first install whatever is missing (wasm32 target, std's sources, trunk,
 //! wasm-bindgen-cli, npm's wasm-opt and playwright-core, Debian's Chromium), so a fresh clone on
-//! a fresh machine needs nothing but rustup, Node.js 20 and npm. Architecture Invariant: xtask
-//! uses `std`, one outside crate, lzma-rust2 (pure Rust, no dependencies: the release build's
-//! pack step), and the std-only `httpd` of this workspace (its static server), and knows nothing
+//! a fresh machine needs nothing but rustup, Node.js 20, npm and Python 3 with venv (the kubectl
+//! parity step). Architecture Invariant: xtask uses `std`, three outside crates for the release
+//! build's last steps (lzma-rust2 to pack the wasm; sha2 and base64 for the stylesheet's SRI
+//! digest), and the std-only `httpd` of this workspace (its static server), and knows nothing
 //! about the playground's code; it drives tools, and writes the one
 //! generated file (`codec`) from k8s-openapi's sources.
 
