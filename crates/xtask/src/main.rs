@@ -47,10 +47,12 @@ usage:
       A dev build by default: the quickest first build and rebuilds of seconds.
       --release builds what ships, as CI tests it (optimized, wasm packed, strict CSP) and
       serves it without rebuilding.
-  cargo xtask test [--quick] [--only STEP[,STEP...]]
+  cargo xtask test [--quick] [--fuzz] [--only STEP[,STEP...]]
       Run every check CI runs, in order, and print a summary with durations.
       --quick skips the optimised builds and what runs on them: the simulator-speed harness,
       the release build and the end-to-end tests.
+      --fuzz adds the opt-in `fuzz` step (not in CI): every target of fuzz/ replays its
+      committed corpus and fuzzes for 30 s (cargo-fuzz, nightly; `--only fuzz` runs just it).
       --only runs just the named steps. E2E_ONLY=a.test.mjs[,b.test.mjs] runs only those
       files of tests/e2e in the e2e step.
   cargo xtask size [--check]
@@ -111,6 +113,7 @@ fn dispatch(args: &[String]) -> Result {
                     npm: true,
                     browser,
                     kubectl: true,
+                    fuzz: false,
                 },
             )?;
             println!("\ntools ready in {}", human(started.elapsed()));
@@ -150,6 +153,7 @@ fn usage_error(flags: &[String]) -> Result {
 fn parse_test_flags(flags: &[String]) -> Result<pipeline::Options> {
     let mut options = pipeline::Options {
         quick: false,
+        fuzz: false,
         only: Vec::new(),
     };
     let mut rest = flags.iter();
@@ -157,6 +161,10 @@ fn parse_test_flags(flags: &[String]) -> Result<pipeline::Options> {
         let only = match flag.as_str() {
             "--quick" => {
                 options.quick = true;
+                continue;
+            }
+            "--fuzz" => {
+                options.fuzz = true;
                 continue;
             }
             "--only" => rest

@@ -38,6 +38,8 @@ pub struct Step {
     what: &'static str,
     /// Skipped by `--quick`.
     slow: bool,
+    /// Run only when asked for (`--fuzz`, or named by `--only`), never by default.
+    opt_in: bool,
     needs: Needs,
 }
 
@@ -50,6 +52,7 @@ const NONE: Needs = Needs {
     npm: false,
     browser: false,
     kubectl: false,
+    fuzz: false,
 };
 
 /// What `trunk build --release` needs: wasm-opt (npm's binaryen) runs on release builds only.
@@ -67,6 +70,7 @@ pub const STEPS: &[Step] = &[
         name: "fmt",
         what: "formatting (cargo fmt --check)",
         slow: false,
+        opt_in: false,
         needs: Needs {
             rust_lints: true,
             ..NONE
@@ -76,6 +80,7 @@ pub const STEPS: &[Step] = &[
         name: "clippy",
         what: "lints, native, all targets",
         slow: false,
+        opt_in: false,
         needs: Needs {
             rust_lints: true,
             ..NONE
@@ -85,6 +90,7 @@ pub const STEPS: &[Step] = &[
         name: "clippy-wasm",
         what: "lints, wasm32",
         slow: false,
+        opt_in: false,
         needs: Needs {
             rust_lints: true,
             wasm_target: true,
@@ -95,12 +101,14 @@ pub const STEPS: &[Step] = &[
         name: "test",
         what: "native tests (unit, integration, doc; `dsplay test presets` and `dsplay test lessons` in the CLI's); the codec's field table is fresh",
         slow: false,
+        opt_in: false,
         needs: NONE,
     },
     Step {
         name: "kubectl-parity",
         what: "the real kubectl 1.37 and ours on the same simulated clusters (dsplay serve-api)",
         slow: false,
+        opt_in: false,
         needs: Needs {
             kubectl: true,
             ..NONE
@@ -110,6 +118,7 @@ pub const STEPS: &[Step] = &[
         name: "test-wasm",
         what: "browser tests (wasm-bindgen-test in headless Chromium)",
         slow: false,
+        opt_in: false,
         needs: Needs {
             wasm_target: true,
             wasm_bindgen: true,
@@ -121,6 +130,7 @@ pub const STEPS: &[Step] = &[
         name: "sim-speed",
         what: "the simulator's speed in the browser (optimised wasm, headless Chromium; prints figures)",
         slow: true,
+        opt_in: false,
         needs: Needs {
             wasm_target: true,
             wasm_bindgen: true,
@@ -132,15 +142,27 @@ pub const STEPS: &[Step] = &[
         name: "build",
         what: RELEASE_BUILD,
         slow: true,
+        opt_in: false,
         needs: RELEASE_BUILD_NEEDS,
     },
     Step {
         name: "e2e",
         what: "end-to-end tests (node --test, Playwright + Chromium, on dist/)",
         slow: true,
+        opt_in: false,
         needs: Needs {
             npm: true,
             browser: true,
+            ..NONE
+        },
+    },
+    Step {
+        name: "fuzz",
+        what: "a smoke run of every fuzz target of fuzz/ over its committed corpus (cargo-fuzz, nightly; opt-in: --fuzz)",
+        slow: false,
+        opt_in: true,
+        needs: Needs {
+            fuzz: true,
             ..NONE
         },
     },
@@ -148,6 +170,8 @@ pub const STEPS: &[Step] = &[
 
 pub struct Options {
     pub quick: bool,
+    /// Adds the opt-in `fuzz` step.
+    pub fuzz: bool,
     /// Step names; empty means all.
     pub only: Vec<String>,
 }
@@ -168,9 +192,14 @@ pub fn test(root: &Path, options: &Options) -> Result {
             ));
         }
     }
+    let named = |step: &Step| options.only.iter().any(|n| n == step.name);
     let selected = |step: &Step| {
-        (options.only.is_empty() || options.only.iter().any(|n| n == step.name))
-            && !(options.quick && step.slow)
+        let wanted = if step.opt_in {
+            options.fuzz || named(step)
+        } else {
+            options.only.is_empty() || named(step)
+        };
+        wanted && !(options.quick && step.slow)
     };
     if !STEPS.iter().any(selected) {
         return Err("nothing to run: --quick skips the steps that --only named".into());
@@ -209,6 +238,8 @@ pub fn test(root: &Path, options: &Options) -> Result {
         if !selected(step) {
             let why = if options.quick && step.slow {
                 "--quick"
+            } else if step.opt_in && options.only.is_empty() {
+                "opt-in: --fuzz"
             } else {
                 "--only"
             };
@@ -296,6 +327,7 @@ fn union(a: Needs, b: Needs) -> Needs {
         npm: a.npm || b.npm,
         browser: a.browser || b.browser,
         kubectl: a.kubectl || b.kubectl,
+        fuzz: a.fuzz || b.fuzz,
     }
 }
 
@@ -385,6 +417,7 @@ fn run_step(root: &Path, name: &str) -> Result {
         }
         "build" => release_build(root),
         "e2e" => e2e(root),
+        "fuzz" => fuzz_smoke(root),
         other => Err(format!("internal: no step {other:?}")),
     }
 }
@@ -460,4 +493,95 @@ fn e2e(root: &Path) -> Result {
         .env("E2E_BASE_URL", server.url())
         .env("CHROMIUM", ensure::CHROMIUM)
         .env("TMPDIR", &scratch.0))
+}
+
+/// How long the `fuzz` step fuzzes each target after replaying its corpus.
+const FUZZ_SECONDS: u32 = 30;
+/// libFuzzer's limits in the `fuzz` step: one input running this long is a hang (a crash), and
+/// so is a process above this much memory.
+const FUZZ_TIMEOUT_SECONDS: u32 = 10;
+const FUZZ_RSS_MB: u32 = 2048;
+
+/// The fuzz targets: the `[[bin]]` names of `fuzz/Cargo.toml`.
+fn fuzz_targets(root: &Path) -> Result<Vec<String>> {
+    let manifest = root.join("fuzz/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .map_err(|e| format!("reading {}: {e}", manifest.display()))?;
+    let mut targets = Vec::new();
+    let mut in_bin = false;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_bin = line == "[[bin]]";
+        } else if let (true, Some(v)) = (in_bin, line.strip_prefix("name")) {
+            let name = v
+                .trim_start()
+                .trim_start_matches('=')
+                .trim()
+                .trim_matches('"');
+            targets.push(name.to_string());
+        }
+    }
+    if targets.is_empty() {
+        return Err(format!(
+            "{} declares no [[bin]] fuzz target",
+            manifest.display()
+        ));
+    }
+    Ok(targets)
+}
+
+/// `cargo +nightly fuzz run` for every target, one at a time: the committed corpus
+/// (`fuzz/corpus/<target>`, read only) replayed, then [`FUZZ_SECONDS`] of fuzzing. Any crash,
+/// panic, hang or out-of-memory fails the step; libFuzzer prints the input and cargo-fuzz the
+/// command that reproduces it. New inputs and crash artifacts go under the target folder, so
+/// the run leaves the repository as it was.
+fn fuzz_smoke(root: &Path) -> Result {
+    let scratch = target_dir(root).join("fuzz-smoke");
+    let mut failed = Vec::new();
+    for t in fuzz_targets(root)? {
+        let corpus = scratch.join("corpus").join(&t);
+        let artifacts = scratch.join("artifacts").join(&t);
+        let _ = std::fs::remove_dir_all(&corpus);
+        for dir in [&corpus, &artifacts] {
+            std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+        }
+        banner(&format!("fuzz target {t}"));
+        let mut cmd = Command::new("cargo");
+        cmd.args([
+            "+nightly",
+            "fuzz",
+            "run",
+            "--sanitizer",
+            "none",
+            "--debug-assertions",
+        ])
+        .arg("--target-dir")
+        .arg(target_dir(root).join("fuzz"))
+        .arg(&t)
+        .arg(&corpus)
+        .arg(root.join("fuzz/corpus").join(&t))
+        .arg("--")
+        .arg(format!("-max_total_time={FUZZ_SECONDS}"))
+        .arg(format!("-timeout={FUZZ_TIMEOUT_SECONDS}"))
+        .arg(format!("-rss_limit_mb={FUZZ_RSS_MB}"))
+        .arg("-print_final_stats=1")
+        .arg(format!("-artifact_prefix={}/", artifacts.display()))
+        // The toolchain `cargo xtask` itself runs on must not leak into the nightly build.
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("RUSTC")
+        .current_dir(root);
+        if let Err(e) = run(&mut cmd) {
+            println!("!!! fuzz target {t}: {e}");
+            failed.push(t);
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "fuzz target(s) {} crashed; the inputs are under {}",
+            failed.join(", "),
+            scratch.join("artifacts").display()
+        ))
+    }
 }
