@@ -8,6 +8,8 @@
 //! (`cargo xtask test` runs it with `--profile bench`, as criterion's native figures are);
 //! in a debug build (the browser-test step) it only checks that the workload runs.
 #![cfg(target_arch = "wasm32")]
+// A test, not shipped: the page-weight rules (crates/xtask/wasm-rules) do not bind it.
+#![allow(clippy::disallowed_methods)]
 
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 

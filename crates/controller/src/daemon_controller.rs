@@ -943,6 +943,7 @@ impl DaemonSetsController {
             .enumerate()
             .map(|(i, (node, _))| (name_prefix(node), i))
             .collect();
+        #[allow(clippy::disallowed_methods)] // the hot grouping sort stays std (ARCHITECTURE.md)
         order.sort_unstable_by(|a, b| {
             a.0.cmp(&b.0)
                 .then_with(|| targeted[a.1].0.cmp(targeted[b.1].0))

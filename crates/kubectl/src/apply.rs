@@ -268,7 +268,7 @@ fn go_json(v: &Value, out: &mut String) {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            sort::sort(&mut keys);
             out.push('{');
             for (i, k) in keys.into_iter().enumerate() {
                 if i > 0 {

@@ -407,7 +407,7 @@ fn diff_lists_of_maps(
             .iter()
             .map(|v| merge_key_of(v, key).map(|k| (go_string(k), v.clone())))
             .collect::<Result<Vec<_>, _>>()?;
-        s.sort_by(|a, b| a.0.cmp(&b.0));
+        sort::sort_by(&mut s, |a, b| a.0.cmp(&b.0));
         Ok(s)
     };
     let (o, m) = (sorted(original)?, sorted(modified)?);
@@ -495,7 +495,7 @@ fn diff_lists_of_scalars(
 }
 
 fn sort_scalars(l: &mut [Value]) {
-    l.sort_by_key(go_string);
+    sort::sort_by_key(l, go_string);
 }
 
 fn dedup(l: &mut Vec<Value>) {
@@ -537,7 +537,7 @@ fn normalize_slice_order(items: &mut Vec<Value>, order: &[Value], key: Option<&s
         *items = keep;
         deletes = del;
     }
-    items.sort_by_key(|v| position(order, v, key).unwrap_or(usize::MAX));
+    sort::sort_by_key(items, |v| position(order, v, key).unwrap_or(usize::MAX));
     items.extend(deletes);
 }
 
