@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use scenario::{presets, share, Step};
 
-#[path = "../../crates/scenario/tests/common/bad_inputs.rs"]
+#[path = "../../crates/play/scenario/tests/common/bad_inputs.rs"]
 mod bad_inputs;
 
 #[derive(Default)]

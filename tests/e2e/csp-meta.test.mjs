@@ -1,5 +1,5 @@
 // A CSP that travels (issue 27): the release index.html carries the strict policy as a meta tag
-// (crates/xtask/src/pack.rs), so a host that sends no headers at all still gets it. This test
+// (crates/tools/xtask/src/pack.rs), so a host that sends no headers at all still gets it. This test
 // serves dist/ with a plain static server of its own (a Content-Type and nothing else), checks
 // that the policy is enforced (a planted inline script does not run and is reported), tours the
 // panels and dialogs without a violation, and sees no request leave the site.

@@ -1,5 +1,5 @@
 // The playground runs under a strict Content-Security-Policy (DESIGN §6). The e2e static server
-// sends one on every response (`STRICT_CSP` in crates/xtask/src/static_server.rs), so the whole
+// sends one on every response (`STRICT_CSP` in crates/tools/xtask/src/static_server.rs), so the whole
 // suite runs under it; this test pins that the policy is really there and really strict, that
 // the built page has no inline script or style for it to block, and that a tour of the panels
 // and dialogs reports no violation.

@@ -1,5 +1,5 @@
-// The release page ships its wasm packed as LZMA (crates/xtask/src/pack.rs) and unpacks it as it
-// downloads (web/public/boot.js, unlzma.js, crates/unlzma). These tests check that the page
+// The release page ships its wasm packed as LZMA (crates/tools/xtask/src/pack.rs) and unpacks it as it
+// downloads (public/boot.js, unlzma.js, crates/base/unlzma). These tests check that the page
 // loads the packed file and never the raw one, and that a damaged download says so plainly,
 // with a Reload that works once the file is whole again.
 import { test, before, after } from 'node:test';

@@ -54,7 +54,7 @@ async function playUntil(page, speed, done, ms = 30_000) {
 /**
  * What the experiment's 0.2 s poller reliably saw: states held at least `minHold` seconds (the
  * last one always kept), consecutive repeats merged. The calibration suites use the same view
- * (crates/cluster/tests/support, crates/scenario/tests/calibration_via_scenarios.rs).
+ * (crates/sim/cluster/tests/support, crates/play/scenario/tests/calibration_via_scenarios.rs).
  */
 function pollerView(changes, minHold) {
   const out = [];

@@ -321,7 +321,7 @@ test('an embed address with a mistyped option still plays, and says which option
 });
 
 test('importing a recorded `kubectl get nodes -o yaml` places the pods right', async () => {
-  const fixture = await readFile(new URL('../../crates/scenario/tests/fixtures/gke-nodes.yaml', import.meta.url), 'utf8');
+  const fixture = await readFile(new URL('../../crates/play/scenario/tests/fixtures/gke-nodes.yaml', import.meta.url), 'utf8');
   const { context, page, problems } = await fresh();
   await page.goto(BASE_URL);
   await ready(page);
