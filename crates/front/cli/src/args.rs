@@ -1,7 +1,11 @@
-//! The command line: subcommands, flags and help texts (DESIGN §4.2). Parses with std only;
-//! every mistake becomes a [`CliError`] with a hint, never a panic.
+//! The command line: subcommands, flags and help texts (DESIGN §4.2). `lexopt` splits the
+//! arguments into flags, their values and positionals; which flags a subcommand takes, and every
+//! message, hint and usage line, are ours. Every mistake becomes a [`CliError`] with a hint,
+//! never a panic.
 
 use std::ffi::OsString;
+
+use lexopt::Arg;
 
 use crate::commands::NodesArg;
 use crate::CliError;
@@ -90,18 +94,6 @@ const SUBCOMMANDS: &[&str] = &[
     "new",
     "help",
     "version",
-];
-
-/// `--nodes FILE` / `--add-nodes FILE`, accepted by every command that loads a scenario.
-const NODE_FLAGS: [FlagSpec; 2] = [
-    FlagSpec {
-        name: "--nodes",
-        takes_value: true,
-    },
-    FlagSpec {
-        name: "--add-nodes",
-        takes_value: true,
-    },
 ];
 
 /// The help lines of `--nodes` / `--add-nodes` (a macro: `concat!` takes only literals).
@@ -329,85 +321,146 @@ pub fn closest<'a>(word: &str, options: impl IntoIterator<Item = &'a str>) -> Op
     apiserver::typo::closest(word, options, |o| 2.max(o.len() / 4))
 }
 
-/// A flag a subcommand accepts.
-#[derive(Clone, Copy)]
-struct FlagSpec {
-    name: &'static str,
-    takes_value: bool,
+/// The flags of a subcommand, in the order its "accepts …" hint names them. `--nodes` and
+/// `--add-nodes` go with every command that loads a scenario.
+fn flags_of(sub: &str) -> &'static [&'static str] {
+    match sub {
+        "run" => &[
+            "--until-settled",
+            "--trace",
+            "--output",
+            "--nodes",
+            "--add-nodes",
+        ],
+        "test" | "explain" | "predict" => &["--nodes", "--add-nodes"],
+        "export" => &["--out", "--nodes", "--add-nodes"],
+        "share" => &["--at", "--base", "--table", "--nodes", "--add-nodes"],
+        "serve-api" => &["--at", "--port", "--nodes", "--add-nodes"],
+        _ => &[],
+    }
 }
 
-/// Positionals and flags of one subcommand's arguments.
-struct Parsed {
+/// The flags that take no value; every other takes one, as `--flag VALUE` or `--flag=VALUE`.
+const SWITCHES: [&str; 2] = ["--until-settled", "--table"];
+
+/// One subcommand's arguments: positionals, and the flags given, in order, with their values.
+struct Args {
+    sub: &'static str,
     positionals: Vec<String>,
     flags: Vec<(&'static str, Option<String>)>,
     help: bool,
 }
 
-fn parse_flags(sub: &'static str, args: &[String], specs: &[FlagSpec]) -> Result<Parsed, CliError> {
-    let mut out = Parsed {
-        positionals: Vec::new(),
-        flags: Vec::new(),
-        help: false,
-    };
-    let mut i = 0;
-    let mut only_positionals = false;
-    while i < args.len() {
-        let a = &args[i];
-        i += 1;
-        if only_positionals || a == "-" || !a.starts_with('-') {
-            out.positionals.push(a.clone());
-            continue;
-        }
-        if a == "--" {
-            only_positionals = true;
-            continue;
-        }
-        if a == "-h" || a == "--help" {
-            out.help = true;
-            continue;
-        }
-        let (name, inline) = match a.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (a.as_str(), None),
+/// An argument [`parse`] has checked to be UTF-8 (so this loses nothing).
+fn text(arg: OsString) -> String {
+    arg.into_string()
+        .unwrap_or_else(|a| a.to_string_lossy().into_owned())
+}
+
+impl Args {
+    /// Lexes `args` with `lexopt`: `--flag value`, `--flag=value`, `--` (the rest are
+    /// positionals) and `-` (a positional). A flag is named as written up to any `=`, so
+    /// `-xyz` and `-x=1` are reported as `-xyz` and `-x`, not split into single letters.
+    fn lex(sub: &'static str, args: &[String]) -> Result<Args, CliError> {
+        let specs = flags_of(sub);
+        let mut out = Args {
+            sub,
+            positionals: Vec::new(),
+            flags: Vec::new(),
+            help: false,
         };
-        let Some(spec) = specs.iter().find(|s| s.name == name) else {
-            let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-            let hint = match closest(name, known.iter().copied()) {
-                Some(k) => format!("did you mean {k}? See `dsplay help {sub}`"),
-                None if known.is_empty() => format!("`dsplay {sub}` takes no flags"),
-                None => format!(
-                    "`dsplay {sub}` accepts {}; see `dsplay help {sub}`",
-                    known.join(", ")
-                ),
+        let mut parser = lexopt::Parser::from_args(args);
+        parser.set_short_equals(false);
+        // `next` fails only on a `--flag=value` whose value was not taken; each is taken below.
+        while let Some(arg) = parser
+            .next()
+            .map_err(|e| CliError::new(e.to_string()).hint(format!("see `dsplay help {sub}`")))?
+        {
+            let (name, inline) = match arg {
+                Arg::Value(v) => {
+                    out.positionals.push(text(v));
+                    continue;
+                }
+                Arg::Long(long) => (format!("--{long}"), parser.optional_value().map(text)),
+                Arg::Short(c) => {
+                    let rest = parser.optional_value().map(text).unwrap_or_default();
+                    let written = format!("-{c}{rest}");
+                    match written.split_once('=') {
+                        Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                        None => (written, None),
+                    }
+                }
             };
-            return Err(
-                CliError::new(format!("unknown flag {name} for `dsplay {sub}`")).hint(hint),
-            );
-        };
-        let value = if spec.takes_value {
-            match inline {
-                Some(v) => Some(v),
-                None => match args.get(i) {
-                    Some(v) => {
-                        i += 1;
-                        Some(v.clone())
-                    }
-                    None => {
-                        return Err(CliError::new(format!("flag {name} needs a value"))
-                            .hint(format!("see `dsplay help {sub}`")))
-                    }
-                },
+            if inline.is_none() && (name == "-h" || name == "--help") {
+                out.help = true;
+                continue;
             }
-        } else {
-            if inline.is_some() {
-                return Err(CliError::new(format!("flag {name} takes no value"))
-                    .hint(format!("write {name} alone")));
-            }
-            None
-        };
-        out.flags.push((spec.name, value));
+            let Some(&flag) = specs.iter().find(|s| **s == name) else {
+                return Err(unknown_flag(sub, &name, specs));
+            };
+            let value = match (!SWITCHES.contains(&flag), inline) {
+                (true, Some(v)) => Some(v),
+                (true, None) => Some(parser.value().map(text).map_err(|_| {
+                    CliError::new(format!("flag {name} needs a value"))
+                        .hint(format!("see `dsplay help {sub}`"))
+                })?),
+                (false, None) => None,
+                (false, Some(_)) => {
+                    return Err(CliError::new(format!("flag {name} takes no value"))
+                        .hint(format!("write {name} alone")))
+                }
+            };
+            out.flags.push((flag, value));
+        }
+        Ok(out)
     }
-    Ok(out)
+
+    /// The values of every `name` flag given, in order.
+    fn values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.flags
+            .iter()
+            .filter(move |(n, _)| *n == name)
+            .filter_map(|(_, v)| v.as_deref())
+    }
+
+    /// The value of the last `name` flag given.
+    fn last(&self, name: &str) -> Option<String> {
+        self.values(name).last().map(str::to_string)
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.flags.iter().any(|(n, _)| *n == name)
+    }
+
+    fn nodes(&self) -> NodesArg {
+        NodesArg {
+            replace: self.last("--nodes"),
+            add: self.last("--add-nodes"),
+        }
+    }
+
+    /// Exactly N positionals, or the subcommand's usage: "`dsplay SUB` takes WHAT, got …".
+    fn exactly<const N: usize>(&mut self, what: &str) -> Result<[String; N], CliError> {
+        <[String; N]>::try_from(std::mem::take(&mut self.positionals)).map_err(|got| {
+            let sub = self.sub;
+            usage_error(
+                sub,
+                format!("`dsplay {sub}` takes {what}, got {} argument(s)", got.len()),
+            )
+        })
+    }
+}
+
+fn unknown_flag(sub: &str, name: &str, known: &[&str]) -> CliError {
+    let hint = match closest(name, known.iter().copied()) {
+        Some(k) => format!("did you mean {k}? See `dsplay help {sub}`"),
+        None if known.is_empty() => format!("`dsplay {sub}` takes no flags"),
+        None => format!(
+            "`dsplay {sub}` accepts {}; see `dsplay help {sub}`",
+            known.join(", ")
+        ),
+    };
+    CliError::new(format!("unknown flag {name} for `dsplay {sub}`")).hint(hint)
 }
 
 fn usage_error(sub: &'static str, message: impl Into<String>) -> CliError {
@@ -417,6 +470,14 @@ fn usage_error(sub: &'static str, message: impl Into<String>) -> CliError {
         .unwrap_or("")
         .to_string();
     CliError::new(message).hint(usage)
+}
+
+fn unknown_subcommand(word: &str) -> CliError {
+    let hint = match closest(word, SUBCOMMANDS.iter().copied()) {
+        Some(c) => format!("did you mean `dsplay {c}`? See `dsplay --help`"),
+        None => format!("commands: {}", SUBCOMMANDS.join(", ")),
+    };
+    CliError::new(format!("unknown command {word:?}")).hint(hint)
 }
 
 /// Parses the arguments after the program name.
@@ -433,86 +494,78 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
     let Some((first, rest)) = args.split_first() else {
         return Err(CliError::new("no command given").hint("try `dsplay --help`"));
     };
-    match first.as_str() {
-        "-h" | "--help" => Ok(Command::Help(None)),
-        "-V" | "--version" | "version" => Ok(Command::Version),
-        "help" => match rest {
-            [] => Ok(Command::Help(None)),
-            [sub] => match static_sub(sub) {
-                Some(s) => Ok(Command::Help(Some(s))),
-                None => Err(unknown_subcommand(sub)),
-            },
-            _ => Err(usage_error("help", "help takes one command name")),
+    let sub = match first.as_str() {
+        "-h" | "--help" => return Ok(Command::Help(None)),
+        "-V" | "--version" | "version" => return Ok(Command::Version),
+        "help" => {
+            return match rest {
+                [] => Ok(Command::Help(None)),
+                [sub] => static_sub(sub)
+                    .map(|s| Command::Help(Some(s)))
+                    .ok_or_else(|| unknown_subcommand(sub)),
+                _ => Err(usage_error("help", "help takes one command name")),
+            }
+        }
+        other => match static_sub(other) {
+            Some(sub) => sub,
+            None if other.starts_with('-') => return Err(CliError::new(format!("unknown flag {other}"))
+                .hint("flags come after the command, e.g. `dsplay run FILE --output json`; see `dsplay --help`")),
+            None => return Err(unknown_subcommand(other)),
         },
-        "run" => parse_run(rest),
-        "test" => {
-            let p = parse_flags("test", rest, &NODE_FLAGS)?;
-            if p.help {
-                return Ok(Command::Help(Some("test")));
+    };
+    let mut a = Args::lex(sub, rest)?;
+    if a.help {
+        return Ok(Command::Help(Some(sub)));
+    }
+    let nodes = a.nodes();
+    match sub {
+        "run" => {
+            let mut output = OutputFormat::Text;
+            for v in a.values("--output") {
+                output = match v {
+                    "text" => OutputFormat::Text,
+                    "json" => OutputFormat::Json,
+                    other => {
+                        return Err(CliError::new(format!("unknown output format {other:?}"))
+                            .hint("use --output text or --output json"))
+                    }
+                };
             }
-            let nodes = nodes_arg(&p.flags);
-            if p.positionals.is_empty() {
-                return Err(usage_error(
-                    "test",
-                    "`dsplay test` needs at least one DIR or FILE",
-                ));
-            }
-            Ok(Command::Test {
-                paths: p.positionals,
+            let [file] = a.exactly("one FILE")?;
+            Ok(Command::Run {
+                file,
+                until_settled: a.has("--until-settled"),
+                trace: a.last("--trace"),
+                output,
                 nodes,
             })
         }
+        "test" if a.positionals.is_empty() => Err(usage_error(
+            "test",
+            "`dsplay test` needs at least one DIR or FILE",
+        )),
+        "test" => Ok(Command::Test {
+            paths: a.positionals,
+            nodes,
+        }),
         "explain" => {
-            let p = parse_flags("explain", rest, &NODE_FLAGS)?;
-            if p.help {
-                return Ok(Command::Help(Some("explain")));
-            }
-            let nodes = nodes_arg(&p.flags);
-            match <[String; 2]>::try_from(p.positionals) {
-                Ok([file, node]) => Ok(Command::Explain { file, node, nodes }),
-                Err(got) => Err(usage_error(
-                    "explain",
-                    format!(
-                        "`dsplay explain` takes FILE and NODE, got {} argument(s)",
-                        got.len()
-                    ),
-                )),
-            }
+            let [file, node] = a.exactly("FILE and NODE")?;
+            Ok(Command::Explain { file, node, nodes })
         }
         "export" => {
-            let p = parse_flags(
-                "export",
-                rest,
-                &[
-                    FlagSpec {
-                        name: "--out",
-                        takes_value: true,
-                    },
-                    NODE_FLAGS[0],
-                    NODE_FLAGS[1],
-                ],
-            )?;
-            if p.help {
-                return Ok(Command::Help(Some("export")));
-            }
-            let nodes = nodes_arg(&p.flags);
-            let out = flag_value(&p.flags, "--out");
-            match p.positionals.as_slice() {
+            let out = a.last("--out");
+            match a.positionals.as_slice() {
                 [target, file] if target == "kind" => Ok(Command::ExportKind {
                     file: file.clone(),
                     out,
                     nodes,
                 }),
-                [target, file] if target == "yaml" => {
-                    if out.is_some() {
-                        return Err(CliError::new("`dsplay export yaml` prints to stdout; it takes no --out")
-                            .hint("redirect it: `dsplay export yaml FILE > out.yaml`"));
-                    }
-                    Ok(Command::ExportYaml {
-                        file: file.clone(),
-                        nodes,
-                    })
-                }
+                [target, _] if target == "yaml" && out.is_some() => Err(CliError::new("`dsplay export yaml` prints to stdout; it takes no --out")
+                    .hint("redirect it: `dsplay export yaml FILE > out.yaml`")),
+                [target, file] if target == "yaml" => Ok(Command::ExportYaml {
+                    file: file.clone(),
+                    nodes,
+                }),
                 [target, _] => Err(CliError::new(format!("unknown export target {target:?}"))
                     .hint("the targets are kind (`dsplay export kind FILE [--out DIR]`) and yaml (`dsplay export yaml FILE`)")),
                 _ => Err(usage_error(
@@ -521,266 +574,97 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
                 )),
             }
         }
-        "share" => parse_share(rest),
+        "share" => share(a, nodes),
         "open" => {
-            let p = parse_flags("open", rest, &[])?;
-            if p.help {
-                return Ok(Command::Help(Some("open")));
-            }
-            match <[String; 1]>::try_from(p.positionals) {
-                Ok([link]) => Ok(Command::Open { link }),
-                Err(got) => Err(usage_error(
-                    "open",
-                    format!("`dsplay open` takes one LINK, got {} argument(s)", got.len()),
-                )),
-            }
+            let [link] = a.exactly("one LINK")?;
+            Ok(Command::Open { link })
         }
-        "serve-api" => parse_serve_api(rest),
-        "predict" => {
-            let p = parse_flags("predict", rest, &NODE_FLAGS)?;
-            if p.help {
-                return Ok(Command::Help(Some("predict")));
-            }
-            let mut nodes = nodes_arg(&p.flags);
-            // `--nodes N` is a count; any other value is a nodes file, as for every command.
-            let count = match nodes.replace.as_deref().map(str::parse::<usize>) {
-                Some(Ok(n)) => {
-                    nodes.replace = None;
-                    Some(n)
-                }
-                _ => None,
+        "serve-api" => {
+            let at = at_flag(
+                &a,
+                "give the virtual time to stop at in seconds, e.g. --at 90",
+            )?;
+            let port = match a.last("--port") {
+                None => 0,
+                Some(v) => v.parse::<u16>().map_err(|_| {
+                    CliError::new(format!("--port {v:?} is not a port number")).hint(
+                        "give a port from 1 to 65535, e.g. --port 8001, or 0 for any free one",
+                    )
+                })?,
             };
-            match <[String; 1]>::try_from(p.positionals) {
-                Ok([file]) => Ok(Command::Predict { file, count, nodes }),
-                Err(got) => Err(usage_error(
-                    "predict",
-                    format!("`dsplay predict` takes one FILE, got {} argument(s)", got.len()),
-                )),
-            }
+            let [file] = a.exactly("one FILE")?;
+            Ok(Command::ServeApi {
+                file,
+                at,
+                port,
+                nodes,
+            })
         }
-        "new" => {
-            let p = parse_flags("new", rest, &[])?;
-            if p.help {
-                return Ok(Command::Help(Some("new")));
+        "predict" => {
+            let mut nodes = nodes;
+            // `--nodes N` is a count; any other value is a nodes file, as for every command.
+            let count = nodes.replace.as_deref().and_then(|v| v.parse().ok());
+            if count.is_some() {
+                nodes.replace = None;
             }
-            match p.positionals.as_slice() {
-                [kind, target] if kind == "lesson" => Ok(Command::NewLesson {
-                    target: target.clone(),
-                }),
-                [kind, _] => Err(CliError::new(format!("`dsplay new` cannot make a {kind:?}"))
-                    .hint("`dsplay new lesson NAME` is what it makes")),
-                _ => Err(usage_error("new", "`dsplay new` takes `lesson` and a NAME")),
-            }
+            let [file] = a.exactly("one FILE")?;
+            Ok(Command::Predict { file, count, nodes })
         }
-        other if other.starts_with('-') => Err(CliError::new(format!("unknown flag {other}"))
-            .hint("flags come after the command, e.g. `dsplay run FILE --output json`; see `dsplay --help`")),
+        "new" => match a.positionals.as_slice() {
+            [kind, target] if kind == "lesson" => Ok(Command::NewLesson {
+                target: target.clone(),
+            }),
+            [kind, _] => Err(
+                CliError::new(format!("`dsplay new` cannot make a {kind:?}"))
+                    .hint("`dsplay new lesson NAME` is what it makes"),
+            ),
+            _ => Err(usage_error("new", "`dsplay new` takes `lesson` and a NAME")),
+        },
         other => Err(unknown_subcommand(other)),
     }
 }
 
-fn unknown_subcommand(word: &str) -> CliError {
-    let hint = match closest(word, SUBCOMMANDS.iter().copied()) {
-        Some(c) => format!("did you mean `dsplay {c}`? See `dsplay --help`"),
-        None => format!("commands: {}", SUBCOMMANDS.join(", ")),
-    };
-    CliError::new(format!("unknown command {word:?}")).hint(hint)
-}
-
-/// The value of the last `name` flag given.
-fn flag_value(flags: &[(&'static str, Option<String>)], name: &str) -> Option<String> {
-    flags
-        .iter()
-        .rev()
-        .find(|(n, _)| *n == name)
-        .and_then(|(_, v)| v.clone())
-}
-
-fn nodes_arg(flags: &[(&'static str, Option<String>)]) -> NodesArg {
-    NodesArg {
-        replace: flag_value(flags, "--nodes"),
-        add: flag_value(flags, "--add-nodes"),
-    }
-}
-
-fn parse_share(rest: &[String]) -> Result<Command, CliError> {
-    let p = parse_flags(
-        "share",
-        rest,
-        &[
-            FlagSpec {
-                name: "--at",
-                takes_value: true,
-            },
-            FlagSpec {
-                name: "--base",
-                takes_value: true,
-            },
-            FlagSpec {
-                name: "--table",
-                takes_value: false,
-            },
-            NODE_FLAGS[0],
-            NODE_FLAGS[1],
-        ],
-    )?;
-    if p.help {
-        return Ok(Command::Help(Some("share")));
-    }
-    if p.flags.iter().any(|(n, _)| *n == "--table") {
-        if p.flags.iter().any(|(n, _)| *n != "--table") {
+fn share(mut a: Args, nodes: NodesArg) -> Result<Command, CliError> {
+    if a.has("--table") {
+        if a.flags.iter().any(|(n, _)| *n != "--table") {
             return Err(usage_error(
                 "share",
                 "`dsplay share --table` takes only scenario files",
             ));
         }
         return Ok(Command::ShareTable {
-            paths: p.positionals,
+            paths: a.positionals,
         });
     }
     let at = at_flag(
-        &p.flags,
+        &a,
         "give the virtual time to open at in seconds, e.g. --at 12.5",
     )?;
-    let base = flag_value(&p.flags, "--base").unwrap_or_default();
+    let base = a.last("--base").unwrap_or_default();
     if base.contains('#') {
         return Err(CliError::new(format!("--base {base:?} already has a # part"))
             .hint("give the playground's address without #…, e.g. --base https://example.org/playground/"));
     }
-    let nodes = nodes_arg(&p.flags);
-    match <[String; 1]>::try_from(p.positionals) {
-        Ok([file]) => Ok(Command::Share {
-            file,
-            at,
-            base,
-            nodes,
-        }),
-        Err(got) => Err(usage_error(
-            "share",
-            format!(
-                "`dsplay share` takes one FILE, got {} argument(s) (`--table` takes several)",
-                got.len()
-            ),
-        )),
-    }
+    let [file] = a.exactly("one FILE").map_err(|e| CliError {
+        message: format!("{} (`--table` takes several)", e.message),
+        ..e
+    })?;
+    Ok(Command::Share {
+        file,
+        at,
+        base,
+        nodes,
+    })
 }
 
 /// `--at SECONDS`: a virtual time from 0 to the longest a link may name.
-fn at_flag(flags: &[(&'static str, Option<String>)], hint: &str) -> Result<Option<f64>, CliError> {
-    match flag_value(flags, "--at") {
+fn at_flag(a: &Args, hint: &str) -> Result<Option<f64>, CliError> {
+    match a.last("--at") {
         None => Ok(None),
         Some(v) => match v.parse::<f64>() {
             Ok(t) if t.is_finite() && (0.0..=scenario::share::MAX_TIME).contains(&t) => Ok(Some(t)),
             _ => Err(CliError::new(format!("--at {v:?} is not a time in seconds")).hint(hint)),
         },
-    }
-}
-
-fn parse_serve_api(rest: &[String]) -> Result<Command, CliError> {
-    let p = parse_flags(
-        "serve-api",
-        rest,
-        &[
-            FlagSpec {
-                name: "--at",
-                takes_value: true,
-            },
-            FlagSpec {
-                name: "--port",
-                takes_value: true,
-            },
-            NODE_FLAGS[0],
-            NODE_FLAGS[1],
-        ],
-    )?;
-    if p.help {
-        return Ok(Command::Help(Some("serve-api")));
-    }
-    let at = at_flag(
-        &p.flags,
-        "give the virtual time to stop at in seconds, e.g. --at 90",
-    )?;
-    let port = match flag_value(&p.flags, "--port") {
-        None => 0,
-        Some(v) => v.parse::<u16>().map_err(|_| {
-            CliError::new(format!("--port {v:?} is not a port number"))
-                .hint("give a port from 1 to 65535, e.g. --port 8001, or 0 for any free one")
-        })?,
-    };
-    let nodes = nodes_arg(&p.flags);
-    match <[String; 1]>::try_from(p.positionals) {
-        Ok([file]) => Ok(Command::ServeApi {
-            file,
-            at,
-            port,
-            nodes,
-        }),
-        Err(got) => Err(usage_error(
-            "serve-api",
-            format!(
-                "`dsplay serve-api` takes one FILE, got {} argument(s)",
-                got.len()
-            ),
-        )),
-    }
-}
-
-fn parse_run(rest: &[String]) -> Result<Command, CliError> {
-    let p = parse_flags(
-        "run",
-        rest,
-        &[
-            FlagSpec {
-                name: "--until-settled",
-                takes_value: false,
-            },
-            FlagSpec {
-                name: "--trace",
-                takes_value: true,
-            },
-            FlagSpec {
-                name: "--output",
-                takes_value: true,
-            },
-            NODE_FLAGS[0],
-            NODE_FLAGS[1],
-        ],
-    )?;
-    if p.help {
-        return Ok(Command::Help(Some("run")));
-    }
-    let nodes = nodes_arg(&p.flags);
-    let mut until_settled = false;
-    let mut trace = None;
-    let mut output = OutputFormat::Text;
-    for (name, value) in p.flags {
-        match (name, value) {
-            ("--until-settled", _) => until_settled = true,
-            ("--trace", Some(v)) => trace = Some(v),
-            ("--output", Some(v)) => {
-                output = match v.as_str() {
-                    "text" => OutputFormat::Text,
-                    "json" => OutputFormat::Json,
-                    other => {
-                        return Err(CliError::new(format!("unknown output format {other:?}"))
-                            .hint("use --output text or --output json"))
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    match <[String; 1]>::try_from(p.positionals) {
-        Ok([file]) => Ok(Command::Run {
-            file,
-            until_settled,
-            trace,
-            output,
-            nodes,
-        }),
-        Err(got) => Err(usage_error(
-            "run",
-            format!("`dsplay run` takes one FILE, got {} argument(s)", got.len()),
-        )),
     }
 }
 
@@ -883,6 +767,57 @@ mod tests {
         assert!(p(&["new", "preset", "x"]).is_err());
         assert!(p(&["new", "lesson"]).is_err());
         assert_eq!(p(&["new", "--help"]).ok(), Some(Command::Help(Some("new"))));
+    }
+
+    fn message(args: &[&str]) -> Option<String> {
+        p(args).err().map(|e| e.message)
+    }
+
+    #[test]
+    fn a_flag_is_named_as_written_up_to_its_equals_sign() {
+        // lexopt alone reads `-xyz` as -x -y -z and `-hx` as -h -x.
+        for (arg, name) in [
+            ("-xyz", "-xyz"),
+            ("-hx", "-hx"),
+            ("-x=1", "-x"),
+            ("-=x", "-"),
+            ("--trcae=t", "--trcae"),
+            ("--help=x", "--help"),
+        ] {
+            assert_eq!(
+                message(&["run", "a.yaml", arg]),
+                Some(format!("unknown flag {name} for `dsplay run`")),
+                "{arg}"
+            );
+        }
+        assert_eq!(
+            message(&["share", "--table=1"]),
+            Some("flag --table takes no value".into())
+        );
+        assert_eq!(
+            message(&["run", "a.yaml", "--output"]),
+            Some("flag --output needs a value".into())
+        );
+    }
+
+    #[test]
+    fn a_value_is_the_next_argument_and_a_double_dash_ends_the_flags() {
+        let run = |file: &str, trace: Option<&str>| Command::Run {
+            file: file.into(),
+            until_settled: false,
+            trace: trace.map(String::from),
+            output: OutputFormat::Text,
+            nodes: NodesArg::default(),
+        };
+        assert_eq!(
+            p(&["run", "--trace", "--", "a.yaml"]).ok(),
+            Some(run("a.yaml", Some("--")))
+        );
+        assert_eq!(
+            p(&["run", "--", "--trace"]).ok(),
+            Some(run("--trace", None))
+        );
+        assert_eq!(p(&["run", "-"]).ok(), Some(run("-", None)));
     }
 
     #[test]
