@@ -47,12 +47,15 @@ usage:
       A dev build by default: the quickest first build and rebuilds of seconds.
       --release builds what ships, as CI tests it (optimized, wasm packed, strict CSP) and
       serves it without rebuilding.
-  cargo xtask test [--quick] [--fuzz] [--only STEP[,STEP...]]
+  cargo xtask test [--quick] [--fuzz] [--soak] [--only STEP[,STEP...]]
       Run every check CI runs, in order, and print a summary with durations.
       --quick skips the optimised builds and what runs on them: the simulator-speed harness,
       the release build and the end-to-end tests.
       --fuzz adds the opt-in `fuzz` step (not in CI): every target of fuzz/ replays its
       committed corpus and fuzzes for 30 s (cargo-fuzz, nightly; `--only fuzz` runs just it).
+      --soak adds the opt-in `soak` step (not in CI, ~30 min): 24 h of virtual time on 500
+      nodes with random actions in the release page, printing memory and frame times
+      (SOAK_HOURS, SOAK_SEED vary it; `--only soak` runs just it on an existing dist/).
       --only runs just the named steps. E2E_ONLY=a.test.mjs[,b.test.mjs] runs only those
       files of tests/e2e in the e2e step.
   cargo xtask size [--check]
@@ -154,6 +157,7 @@ fn parse_test_flags(flags: &[String]) -> Result<pipeline::Options> {
     let mut options = pipeline::Options {
         quick: false,
         fuzz: false,
+        soak: false,
         only: Vec::new(),
     };
     let mut rest = flags.iter();
@@ -165,6 +169,10 @@ fn parse_test_flags(flags: &[String]) -> Result<pipeline::Options> {
             }
             "--fuzz" => {
                 options.fuzz = true;
+                continue;
+            }
+            "--soak" => {
+                options.soak = true;
                 continue;
             }
             "--only" => rest

@@ -163,6 +163,17 @@ pub const STEPS: &[Step] = &[
         },
     },
     Step {
+        name: "soak",
+        what: "the browser soak: 24 h of virtual time on 500 nodes with random actions, on dist/ (tests/e2e/soak; opt-in: --soak, ~30 min)",
+        slow: true,
+        opt_in: true,
+        needs: Needs {
+            npm: true,
+            browser: true,
+            ..NONE
+        },
+    },
+    Step {
         name: "fuzz",
         what: "a smoke run of every fuzz target of fuzz/ over its committed corpus (cargo-fuzz, nightly; opt-in: --fuzz)",
         slow: false,
@@ -178,6 +189,8 @@ pub struct Options {
     pub quick: bool,
     /// Adds the opt-in `fuzz` step.
     pub fuzz: bool,
+    /// Adds the opt-in `soak` step.
+    pub soak: bool,
     /// Step names; empty means all.
     pub only: Vec<String>,
 }
@@ -201,7 +214,9 @@ pub fn test(root: &Path, options: &Options) -> Result {
     let named = |step: &Step| options.only.iter().any(|n| n == step.name);
     let selected = |step: &Step| {
         let wanted = if step.opt_in {
-            options.fuzz || named(step)
+            (options.fuzz && step.name == "fuzz")
+                || (options.soak && step.name == "soak")
+                || named(step)
         } else {
             options.only.is_empty() || named(step)
         };
@@ -245,7 +260,11 @@ pub fn test(root: &Path, options: &Options) -> Result {
             let why = if options.quick && step.slow {
                 "--quick"
             } else if step.opt_in && options.only.is_empty() {
-                "opt-in: --fuzz"
+                if step.name == "soak" {
+                    "opt-in: --soak"
+                } else {
+                    "opt-in: --fuzz"
+                }
             } else {
                 "--only"
             };
@@ -428,6 +447,11 @@ fn run_step(root: &Path, name: &str) -> Result {
         }
         "build" => release_build(root),
         "e2e" => e2e(root),
+        "soak" => browser_tests(
+            root,
+            "soak",
+            &[format!("{}/soak/soak.mjs", ensure::NPM_DIR)],
+        ),
         "fuzz" => fuzz_smoke(root),
         other => Err(format!("internal: no step {other:?}")),
     }
@@ -481,16 +505,6 @@ pub fn dist_dir(root: &Path) -> PathBuf {
 /// only on the files named in `E2E_ONLY` (comma-separated, e.g. `embed-api.test.mjs`): one
 /// feature's tests without every browser test of the suite.
 fn e2e(root: &Path) -> Result {
-    let dist = dist_dir(root);
-    if !dist.join("index.html").is_file() {
-        return Err("dist/index.html is missing: the build step makes it \
-                    (`cargo xtask test --only build,e2e`)"
-            .into());
-    }
-    let scratch = BrowserScratch::new(root, "e2e")?;
-    let server =
-        StaticServer::start(dist).map_err(|e| format!("starting the static server: {e}"))?;
-    note(&format!("serving dist/ at {}", server.url()));
     let files: Vec<String> = match std::env::var("E2E_ONLY") {
         Ok(only) => only
             .split(',')
@@ -498,9 +512,25 @@ fn e2e(root: &Path) -> Result {
             .collect(),
         Err(_) => vec![format!("{}/", ensure::NPM_DIR)],
     };
+    browser_tests(root, "e2e", &files)
+}
+
+/// Serves `dist/` on a free loopback port and runs `node --test` on `files` against it.
+fn browser_tests(root: &Path, step: &str, files: &[String]) -> Result {
+    let dist = dist_dir(root);
+    if !dist.join("index.html").is_file() {
+        return Err(format!(
+            "dist/index.html is missing: the build step makes it \
+             (`cargo xtask test --only build,{step}`)"
+        ));
+    }
+    let scratch = BrowserScratch::new(root, step)?;
+    let server =
+        StaticServer::start(dist).map_err(|e| format!("starting the static server: {e}"))?;
+    note(&format!("serving dist/ at {}", server.url()));
     run(Command::new("node")
         .arg("--test")
-        .args(&files)
+        .args(files)
         .env("E2E_BASE_URL", server.url())
         .env("CHROMIUM", ensure::CHROMIUM)
         .env("TMPDIR", &scratch.0))
