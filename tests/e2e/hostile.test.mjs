@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { BASE_URL, launchBrowser } from './support/browser.mjs';
+import { BASE_URL, launchBrowser, recordProblems } from './support/browser.mjs';
 import { shareFragment } from './support/share.mjs';
 
 const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
@@ -51,8 +51,7 @@ async function fresh() {
     problems.push(`dialog: ${d.message()}`);
     d.dismiss().catch(() => {});
   });
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  recordProblems(page, problems);
   return { context, page, problems };
 }
 

@@ -8,7 +8,7 @@
 // turns, each keeping its newest session (share-embed.test.mjs, "two tabs at once …").
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE_URL, launchBrowser } from './support/browser.mjs';
+import { BASE_URL, launchBrowser, recordProblems } from './support/browser.mjs';
 import { readFragment, shareFragment } from './support/share.mjs';
 
 const AUTOSAVE = 'dsplay.autosave';
@@ -26,13 +26,8 @@ async function fresh() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems = [];
-  watch(page, problems);
+  recordProblems(page, problems);
   return { context, page, problems };
-}
-
-function watch(page, problems) {
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
 }
 
 async function ready(page) {
@@ -206,7 +201,7 @@ test('two tabs opened on the same session, both editing: each tab\'s work is sto
   await a.goto(BASE_URL);
   await ready(a);
   const b = await context.newPage();
-  watch(b, problems);
+  recordProblems(b, problems);
   await b.goto(BASE_URL);
   await ready(b);
   // Both started from the same saved session; A saves first, then B over it.
