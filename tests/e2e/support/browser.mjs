@@ -31,6 +31,12 @@ export async function launchBrowser() {
 export async function openPage(browser) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const problems = [];
+  recordProblems(page, problems);
+  return { page, problems };
+}
+
+/** Adds to `problems` each console error, page error, failed request and HTTP error of `page`. */
+export function recordProblems(page, problems) {
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
   });
@@ -41,5 +47,4 @@ export async function openPage(browser) {
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
-  return { page, problems };
 }

@@ -58,6 +58,27 @@ pub fn duration(secs: f64) -> String {
     out
 }
 
+/// The explicit bidi formatting characters (marks, embeddings, overrides, isolates): Go's
+/// `strconv.IsPrint` is false for them, so `%q` escapes them; shown raw, an override in a
+/// quoted value would turn the words after it around.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` with its bidi formatting characters written as `%q` writes them (`\u202e`), for text
+/// shown raw (a terminal line, a page address) with other words after it.
+pub fn bidi_visible(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if is_bidi_control(c) {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Go's `strconv.Quote`.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -76,7 +97,7 @@ pub fn quote(s: &str) -> String {
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
             }
-            c if c.is_control() => {
+            c if c.is_control() || is_bidi_control(c) => {
                 if (c as u32) <= 0xffff {
                     let _ = write!(out, "\\u{:04x}", c as u32);
                 } else {
@@ -201,6 +222,16 @@ mod tests {
         assert_eq!(quote("a\"b\n"), "\"a\\\"b\\n\"");
         assert_eq!(quote("é"), "\"é\"");
         assert_eq!(quote("\u{1}"), "\"\\x01\"");
+        // strconv.Quote("a\u202eb\u2069"): the bidi controls are not printable in Go.
+        assert_eq!(quote("a\u{202e}b\u{2069}"), "\"a\\u202eb\\u2069\"");
+    }
+
+    #[test]
+    fn bidi_controls_are_made_visible_and_nothing_else() {
+        assert_eq!(
+            bidi_visible("a\u{202e}b \u{200f}é\t<"),
+            "a\\u202eb \\u200fé\t<"
+        );
     }
 
     #[test]

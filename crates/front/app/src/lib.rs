@@ -219,7 +219,8 @@ impl Ctx {
         self.caption.set(if out.ok {
             format!("$ {}", out.command)
         } else {
-            format!("$ {} — {}", out.command, first_line(&out.text))
+            let command = apiserver::gofmt::bidi_visible(&out.command);
+            format!("$ {command} — {}", first_line(&out.text))
         });
         self.terminal.update(|t| t.push(out.clone()));
     }

@@ -109,7 +109,8 @@ pub fn parse_options(search: &str, hash: &str) -> PageOptions {
     o
 }
 
-/// `%xx` and `+` of a query value (share payloads are base64url and need none).
+/// `%xx` and `+` of a query value (share payloads are base64url and need none). Its bidi
+/// controls are shown as `\u202e`: a notice quoting the value must read as written.
 fn decode_component(s: &str) -> String {
     let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
     let bytes = s.as_bytes();
@@ -135,7 +136,7 @@ fn decode_component(s: &str) -> String {
             }
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    apiserver::gofmt::bidi_visible(&String::from_utf8_lossy(&out))
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -503,6 +504,7 @@ mod tests {
         assert_eq!(decode_component("%"), "%");
         assert_eq!(decode_component("%é1"), "%é1");
         assert_eq!(decode_component("%4"), "%4");
+        assert_eq!(decode_component("a%E2%80%AEb"), "a\\u202eb");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! A `kubectl` prompt against the live cluster, with history (↑/↓). Output is the kubectl
-//! layer's, byte for byte what `dsplay run` prints.
+//! layer's, byte for byte what `dsplay run` prints, except that bidi controls show as `\u202e`
+//! (`gofmt::bidi_visible`).
 
 use crate::Ctx;
+use apiserver::gofmt::bidi_visible;
 use leptos::prelude::*;
 
 #[component]
@@ -79,9 +81,10 @@ pub(crate) fn TerminalPanel() -> impl IntoView {
                              Simulation verbs too: node add NAME, node stop NAME, pod crash POD, pod fail POD, sleep 30s.\n"
                         </span> }.into_any()
                     } else {
+                        // A bidi override in a line would turn the rest of it around.
                         t.iter().map(|o| view! {
-                            <span class="wrap">{format!("$ {}\n", o.command)}</span>
-                            <span class:wrap=!o.ok class:err=!o.ok>{o.text.clone()}</span>
+                            <span class="wrap">{format!("$ {}\n", bidi_visible(&o.command))}</span>
+                            <span class:wrap=!o.ok class:err=!o.ok>{bidi_visible(&o.text)}</span>
                         }).collect_view().into_any()
                     }
                 })}

@@ -975,6 +975,7 @@ impl Store {
             return Err(ApiError::already_exists(NODES, &name));
         }
         apiserver::defaults::set_defaults_node(&mut node);
+        apiserver::validation::validate_node(&node, None)?;
         if taint_not_ready {
             let taints = node
                 .spec
@@ -1009,6 +1010,11 @@ impl Store {
             .ok_or_else(|| ApiError::not_found(NODES, name))?;
         let mut new = (*old).clone();
         f(&mut new);
+        self.put_node_update(old, new)
+    }
+
+    /// The rest of [`Self::update_node`], not generic: one copy for all its callers.
+    fn put_node_update(&mut self, old: Arc<Node>, mut new: Node) -> Result<Arc<Node>, ApiError> {
         new.metadata.name.clone_from(&old.metadata.name);
         new.metadata.namespace = None;
         new.metadata.uid.clone_from(&old.metadata.uid);
@@ -1018,6 +1024,7 @@ impl Store {
         new.metadata
             .resource_version
             .clone_from(&old.metadata.resource_version);
+        apiserver::validation::validate_node(&new, Some(&old))?;
         Ok(self.put_changed(old, new))
     }
 

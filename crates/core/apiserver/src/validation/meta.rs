@@ -12,8 +12,13 @@ use super::names::{
 
 const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
 
-/// `ValidateObjectMeta` for a namespaced object whose name must be a DNS-1123 subdomain.
-pub(crate) fn validate_object_meta(meta: &ObjectMeta, path: &Path) -> Vec<FieldError> {
+/// `ValidateObjectMeta` for an object whose name must be a DNS-1123 subdomain; `namespaced`:
+/// upstream's `requiresNamespace` (a cluster-scoped object's namespace is cleared by the store).
+pub(crate) fn validate_object_meta(
+    meta: &ObjectMeta,
+    namespaced: bool,
+    path: &Path,
+) -> Vec<FieldError> {
     let mut errs = Vec::new();
     if let Some(generate) = meta.generate_name.as_deref().filter(|g| !g.is_empty()) {
         // A generateName prefix may end in '-'.
@@ -41,6 +46,7 @@ pub(crate) fn validate_object_meta(meta: &ObjectMeta, path: &Path) -> Vec<FieldE
         }
     }
     match meta.namespace.as_deref().filter(|n| !n.is_empty()) {
+        _ if !namespaced => {}
         None => errs.push(FieldError::required(&path.child("namespace"), "")),
         Some(ns) => {
             for msg in is_dns1123_label(ns) {

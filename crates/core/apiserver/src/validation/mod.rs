@@ -15,6 +15,7 @@ mod pod;
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::apps::v1::{DaemonSet, DaemonSetSpec, DaemonSetUpdateStrategy};
+use k8s_openapi::api::core::v1::Node;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 pub use field::{FieldError, FieldErrorKind, Invalid};
@@ -36,13 +37,24 @@ pub fn validate_daemon_set(ds: &DaemonSet) -> Result<(), Invalid> {
 }
 
 fn daemon_set_errors(ds: &DaemonSet) -> Vec<FieldError> {
-    let mut errs = meta::validate_object_meta(&ds.metadata, &Path::root("metadata"));
+    let mut errs = meta::validate_object_meta(&ds.metadata, true, &Path::root("metadata"));
     errs.extend(validate_spec(
         &ds.spec,
         template_generation(ds),
         &Path::root("spec"),
     ));
     errs
+}
+
+/// `ValidateNode` / `ValidateNodeUpdate`, their object metadata only: a node's name, labels and
+/// annotations (`old`: the node being updated). Its spec and status are the simulator's own.
+pub fn validate_node(node: &Node, old: Option<&Node>) -> Result<(), Invalid> {
+    let path = Path::root("metadata");
+    let errs = match old {
+        None => meta::validate_object_meta(&node.metadata, false, &path),
+        Some(old) => meta::validate_object_meta_update(&node.metadata, &old.metadata, &path),
+    };
+    Invalid::check("Node", node.metadata.name.as_deref().unwrap_or(""), errs)
 }
 
 /// `ValidateDaemonSetUpdate` plus the registry's apps/v1 rule that `spec.selector` is immutable
