@@ -28,8 +28,10 @@ const PAGES = [
 const SIZES = [
   [360, 740],
   [390, 844],
+  [768, 1024],
   [800, 560],
   [1024, 768],
+  [1440, 900],
 ];
 
 /** Elements whose right edge passes the viewport's, outside any box that scrolls them. */
