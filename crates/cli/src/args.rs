@@ -326,7 +326,7 @@ fn static_sub(s: &str) -> Option<&'static str> {
 
 /// The closest of `options` to `word`, if it is a plausible typo.
 pub fn closest<'a>(word: &str, options: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    apiserver::typo::closest(word, options, |o| 2.max(o.len() / 4))
+    k8s_base::typo::closest(word, options, k8s_base::typo::usual_budget)
 }
 
 /// A flag a subcommand accepts.

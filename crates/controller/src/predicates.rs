@@ -238,7 +238,7 @@ impl<'a> DaemonPodPredicate<'a> {
             .into_iter()
             .flatten()
         {
-            let shown = describe_taint(taint);
+            let shown = k8s_base::objects::taint_string(taint);
             if !taint_matters(taint) {
                 checks.push(Check {
                     rule: "R-ELG-3",
@@ -303,14 +303,6 @@ impl<'a> DaemonPodPredicate<'a> {
             decision,
             summary,
         }
-    }
-}
-
-/// `key=value:Effect`, as kubectl prints taints.
-pub fn describe_taint(t: &Taint) -> String {
-    match t.value.as_deref() {
-        Some(v) if !v.is_empty() => format!("{}={}:{}", t.key, v, t.effect),
-        _ => format!("{}:{}", t.key, t.effect),
     }
 }
 

@@ -214,7 +214,7 @@ pub(crate) fn json_kind(v: &Value) -> &'static str {
 }
 
 pub(crate) fn closest<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
-    apiserver::typo::closest(word, options.iter().copied(), |_| 2)
+    k8s_base::typo::closest(word, options.iter().copied(), |_| 2)
 }
 
 pub(crate) fn unknown_key(ctx: &Ctx, path: &str, key: &str, allowed: &[&str]) -> ScenarioError {

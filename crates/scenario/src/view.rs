@@ -4,8 +4,9 @@
 
 use cluster::Cluster;
 use controller::keys::CONTROLLER_REVISION_HASH_LABEL;
-use controller::predicates::{describe_taint, NodeExplanation};
+use controller::predicates::NodeExplanation;
 use controller::DaemonPodPredicate;
+use k8s_base::objects::taint_string as describe_taint;
 use k8s_openapi::api::apps::v1::DaemonSet;
 use k8s_openapi::api::core::v1::{Event, Node, Pod};
 use k8s_openapi::jiff::Timestamp;
@@ -357,7 +358,7 @@ fn orphan_note(p: &Pod, dss: &[std::sync::Arc<DaemonSet>]) -> String {
         .filter(|d| d.metadata.namespace == p.metadata.namespace)
         .filter(|d| d.metadata.deletion_timestamp.is_none())
         .filter(|d| {
-            controller::selectors::Selector::from_label_selector(&d.spec.selector)
+            k8s_base::Selector::from_label_selector(&d.spec.selector)
                 .is_ok_and(|s| s.matches(p.metadata.labels.as_ref()))
         })
         .filter_map(|d| d.metadata.name.as_deref())

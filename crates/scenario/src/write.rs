@@ -306,22 +306,12 @@ fn plain_ok(s: &str, flow: bool) -> bool {
 
 /// A double-quoted YAML scalar; every character YAML could misread is escaped.
 fn quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if needs_escape(c) => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
+    k8s_base::quote::double_quoted(s, |c, out| {
+        needs_escape(c) && {
+            let _ = write!(out, "\\u{:04X}", c as u32);
+            true
         }
-    }
-    out.push('"');
-    out
+    })
 }
 
 /// Control characters, YAML's line breaks beyond `\n` (NEL, LS, PS) and non-characters.
