@@ -142,13 +142,7 @@ impl<'a> DaemonPodPredicate<'a> {
         }
         let mut fits = true;
         let mut no_execute_tolerated = true;
-        for taint in node
-            .spec
-            .as_ref()
-            .and_then(|s| s.taints.as_ref())
-            .into_iter()
-            .flatten()
-        {
+        for taint in node_taints(node) {
             if !taint_matters(taint) || find_toleration(&self.tolerations, taint).is_some() {
                 continue;
             }
@@ -231,13 +225,7 @@ impl<'a> DaemonPodPredicate<'a> {
 
         let mut fits = true;
         let mut no_execute_tolerated = true;
-        for taint in node
-            .spec
-            .as_ref()
-            .and_then(|s| s.taints.as_ref())
-            .into_iter()
-            .flatten()
-        {
+        for taint in node_taints(node) {
             let shown = k8s_base::objects::taint_string(taint);
             if !taint_matters(taint) {
                 checks.push(Check {
@@ -304,6 +292,15 @@ impl<'a> DaemonPodPredicate<'a> {
             summary,
         }
     }
+}
+
+/// The node's taints (none when it has no spec).
+fn node_taints(node: &Node) -> impl Iterator<Item = &Taint> {
+    node.spec
+        .as_ref()
+        .and_then(|s| s.taints.as_ref())
+        .into_iter()
+        .flatten()
 }
 
 /// A toleration in words, e.g. `node.kubernetes.io/not-ready Exists NoExecute (default)`.

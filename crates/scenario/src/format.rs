@@ -136,7 +136,8 @@ const TOP_KEYS: &[&str] = &[
     "lesson",
 ];
 const IMAGE_KEYS: &[&str] = &["missing", "pullSeconds"];
-const NODE_KEYS: &[&str] = &[
+/// A node entry's keys, in the order `write` puts them.
+pub(crate) const NODE_KEYS: &[&str] = &[
     "name",
     "pool",
     "count",
@@ -215,6 +216,15 @@ pub(crate) fn json_kind(v: &Value) -> &'static str {
 
 pub(crate) fn closest<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
     k8s_base::typo::closest(word, options.iter().copied(), |_| 2)
+}
+
+/// Whether a node name is made as a DNS subdomain is: 1 to 253 lower-case letters, digits, `-`
+/// and `.` (the scenario file and a node import refuse others before the API server would).
+pub(crate) fn is_node_name(n: &str) -> bool {
+    !n.is_empty()
+        && n.len() <= 253
+        && n.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
 }
 
 pub(crate) fn unknown_key(ctx: &Ctx, path: &str, key: &str, allowed: &[&str]) -> ScenarioError {
@@ -618,12 +628,7 @@ fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioE
             ));
         }
         for n in &names {
-            if n.is_empty()
-                || n.len() > 253
-                || !n
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
-            {
+            if !is_node_name(n) {
                 return Err(ctx.err(
                     &path,
                     format!("node name {n:?} is not a valid DNS subdomain"),

@@ -447,12 +447,7 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
             ))
         }
     };
-    if name.is_empty()
-        || name.len() > 253
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
-    {
+    if !crate::format::is_node_name(&name) {
         return Err(loc.err(
             f.doc,
             &name_path,

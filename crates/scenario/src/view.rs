@@ -641,17 +641,26 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
         .iter()
         .zip(hashes)
         .map(|(d, (_, hash))| {
-            let s = d.status.clone().unwrap_or_default();
+            let crate::SampleCounts {
+                namespace,
+                name,
+                desired,
+                current,
+                ready,
+                up_to_date,
+                available,
+                unavailable,
+            } = crate::SampleCounts::of(d);
             Counters {
-                namespace: d.metadata.namespace.clone().unwrap_or_default(),
-                name: d.metadata.name.clone().unwrap_or_default(),
-                desired: s.desired_number_scheduled,
-                current: s.current_number_scheduled,
-                ready: s.number_ready,
-                up_to_date: s.updated_number_scheduled.unwrap_or(0),
-                available: s.number_available.unwrap_or(0),
-                misscheduled: s.number_misscheduled,
-                unavailable: s.number_unavailable.unwrap_or(0),
+                namespace,
+                name,
+                desired,
+                current,
+                ready,
+                up_to_date,
+                available,
+                misscheduled: d.status.as_ref().map_or(0, |s| s.number_misscheduled),
+                unavailable,
                 node_selector: d
                     .spec
                     .template

@@ -497,21 +497,9 @@ pub fn to_yaml(s: &Scenario) -> String {
                 let _ = writeln!(y, "  - {}", flow_map(&m));
                 continue;
             }
-            // name/pool first, then the rest in the file's order.
-            let order = [
-                "name",
-                "pool",
-                "count",
-                "from",
-                "labels",
-                "taints",
-                "capacity",
-                "allocatable",
-                "unschedulable",
-                "conditions",
-            ];
+            // In the order the format lists the keys: name/pool first.
             let mut first = true;
-            for k in order {
+            for &k in crate::format::NODE_KEYS {
                 let Some(v) = m.get(k) else { continue };
                 let lead = if first { "  - " } else { "    " };
                 first = false;
