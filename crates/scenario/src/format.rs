@@ -36,6 +36,19 @@ impl fmt::Display for ScenarioError {
     }
 }
 
+impl ScenarioError {
+    /// A YAML error of the file `source_name`, where the decoder found it.
+    pub(crate) fn from_yaml(source_name: &str, e: &apiserver::DecodeError) -> ScenarioError {
+        ScenarioError {
+            source_name: source_name.to_string(),
+            line: e.line,
+            column: e.column,
+            message: e.message.clone(),
+            hint: e.hint.clone(),
+        }
+    }
+}
+
 /// One node declaration: a single node, or a pool of `count` nodes named `<pool><i>`.
 ///
 /// `allocatable`, `unschedulable` and `conditions` are optional; they carry what an imported
@@ -273,13 +286,8 @@ pub(crate) fn with_document<T>(
     text: &str,
     read: impl FnOnce(&Ctx, &Value) -> Result<T, ScenarioError>,
 ) -> Result<T, ScenarioError> {
-    let docs = yaml_documents(source_name, text).map_err(|e| ScenarioError {
-        source_name: source_name.to_string(),
-        line: e.line,
-        column: e.column,
-        message: e.message.clone(),
-        hint: e.hint.clone(),
-    })?;
+    let docs =
+        yaml_documents(source_name, text).map_err(|e| ScenarioError::from_yaml(source_name, &e))?;
     let mut docs = docs.into_iter();
     let Some((root, map)) = docs.next() else {
         return Err(ScenarioError {

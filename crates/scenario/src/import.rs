@@ -246,14 +246,8 @@ pub fn import_nodes(source_name: &str, text: &str) -> Result<Vec<NodeEntry>, Sce
     } else {
         // Parsed without a source map (it is built only for an error), and with the blocks
         // the import never reads blanked out first: they are most of the text.
-        let values =
-            yaml_to_json(source_name, &blank_unread_blocks(text)).map_err(|e| ScenarioError {
-                source_name: source_name.to_string(),
-                line: e.line,
-                column: e.column,
-                message: e.message.clone(),
-                hint: e.hint.clone(),
-            })?;
+        let values = yaml_to_json(source_name, &blank_unread_blocks(text))
+            .map_err(|e| ScenarioError::from_yaml(source_name, &e))?;
         (
             values,
             Locator {

@@ -186,23 +186,16 @@ pub fn pod_why(p: &Pod) -> Option<String> {
         })
     };
     let conditions = status.conditions.as_deref().unwrap_or(&[]);
-    if let Some(c) = conditions
-        .iter()
-        .find(|c| c.type_ == "DisruptionTarget" && c.status == "True")
-    {
-        return said(
-            c.reason.as_deref().unwrap_or(&c.type_),
-            c.message.as_deref(),
-        );
-    }
-    if let Some(c) = conditions
-        .iter()
-        .find(|c| c.type_ == "PodScheduled" && c.status == "False")
-    {
-        return said(
-            c.reason.as_deref().unwrap_or(&c.type_),
-            c.message.as_deref(),
-        );
+    for (type_, status) in [("DisruptionTarget", "True"), ("PodScheduled", "False")] {
+        if let Some(c) = conditions
+            .iter()
+            .find(|c| c.type_ == type_ && c.status == status)
+        {
+            return said(
+                c.reason.as_deref().unwrap_or(&c.type_),
+                c.message.as_deref(),
+            );
+        }
     }
     if status.phase.as_deref() == Some("Failed") {
         if let Some(r) = &status.reason {
