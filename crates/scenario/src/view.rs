@@ -634,26 +634,18 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
         .iter()
         .zip(hashes)
         .map(|(d, (_, hash))| {
-            let crate::SampleCounts {
-                namespace,
-                name,
-                desired,
-                current,
-                ready,
-                up_to_date,
-                available,
-                unavailable,
-            } = crate::SampleCounts::of(d);
+            // The chart's counters, plus what only the table shows.
+            let n = crate::SampleCounts::of(d);
             Counters {
-                namespace,
-                name,
-                desired,
-                current,
-                ready,
-                up_to_date,
-                available,
+                namespace: n.namespace,
+                name: n.name,
+                desired: n.desired,
+                current: n.current,
+                ready: n.ready,
+                up_to_date: n.up_to_date,
+                available: n.available,
                 misscheduled: d.status.as_ref().map_or(0, |s| s.number_misscheduled),
-                unavailable,
+                unavailable: n.unavailable,
                 node_selector: d
                     .spec
                     .template
