@@ -2,7 +2,8 @@
 //!
 //! The layers, bottom up (ARCHITECTURE.md, "Layers"):
 //!
-//! 0. **base**: helpers with no crate of ours below them (sorting, the object codec, HTTP, LZMA).
+//! 0. **base**: helpers with no crate of ours below them (sorting, the object codec, HTTP, LZMA,
+//!    apimachinery in `k8s_base`, which uses `sort`).
 //! 1. **core**: the API server's rules and the controller, sans-IO.
 //! 2. **sim**: the virtual cluster and kubectl over it.
 //! 3. **scenario**: scenario files, lessons, the timeline and the view model.
