@@ -675,7 +675,7 @@ fn suggest(key: &str, fields: &'static [&'static str]) -> Option<&'static str> {
         .iter()
         .map(|f| {
             (
-                crate::typo::edit_distance(&key.to_ascii_lowercase(), &f.to_ascii_lowercase()),
+                k8s_base::typo::edit_distance(&key.to_ascii_lowercase(), &f.to_ascii_lowercase()),
                 *f,
             )
         })

@@ -58,58 +58,8 @@ pub fn duration(secs: f64) -> String {
     out
 }
 
-/// The explicit bidi formatting characters (marks, embeddings, overrides, isolates): Go's
-/// `strconv.IsPrint` is false for them, so `%q` escapes them; shown raw, an override in a
-/// quoted value would turn the words after it around.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
-/// `s` with its bidi formatting characters written as `%q` writes them (`\u202e`), for text
-/// shown raw (a terminal line, a page address) with other words after it.
-pub fn bidi_visible(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if is_bidi_control(c) {
-            let _ = write!(out, "\\u{:04x}", c as u32);
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Go's `strconv.Quote`.
-pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if c.is_control() || is_bidi_control(c) => {
-                if (c as u32) <= 0xffff {
-                    let _ = write!(out, "\\u{:04x}", c as u32);
-                } else {
-                    let _ = write!(out, "\\U{:08x}", c as u32);
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+/// Go's `strconv.Quote`, and bidi controls shown as `%q` shows them.
+pub use k8s_base::quote::{bidi_visible, go as quote};
 
 /// `%#v` of a `map[string]string` (Go sorts the keys).
 pub fn string_map(m: Option<&BTreeMap<String, String>>) -> String {

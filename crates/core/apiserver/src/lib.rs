@@ -14,7 +14,6 @@ pub mod defaults;
 pub mod gofmt;
 pub mod source_map;
 pub mod strategy;
-pub mod typo;
 pub mod validation;
 mod yaml;
 

@@ -119,7 +119,7 @@ impl Client for Cluster {
     fn delete_pod(&mut self, _namespace: &str, name: &str) -> Result<(), ApiError> {
         self.deletes += 1;
         let i = self.index.remove(name).ok_or_else(|| ApiError::NotFound {
-            kind: "pods".into(),
+            resource: "pods".into(),
             name: name.into(),
         })?;
         self.fake.pods.swap_remove(i);

@@ -9,25 +9,9 @@ use std::sync::Arc;
 
 use crate::map_order::MapOrder;
 
-/// An error from an API call, by the categories the controller distinguishes.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ApiError {
-    #[error("{kind} \"{name}\" not found")]
-    NotFound { kind: String, name: String },
-    #[error("{kind} \"{name}\" already exists")]
-    AlreadyExists { kind: String, name: String },
-    /// A create refused because the namespace is being deleted (R-SN-3, R-EXP-3).
-    #[error("unable to create new content in namespace {0} because it is being terminated")]
-    NamespaceTerminating(String),
-    #[error("{0}")]
-    Other(String),
-}
-
-impl ApiError {
-    pub fn is_not_found(&self) -> bool {
-        matches!(self, ApiError::NotFound { .. })
-    }
-}
+/// An error from an API call: `k8s_base::ApiError`, the one the cluster returns and kubectl
+/// prints. The controller quotes it by [`ApiError::message`], the status message alone.
+pub use k8s_base::ApiError;
 
 /// Normal or Warning, as on a core/v1 Event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

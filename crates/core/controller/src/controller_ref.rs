@@ -5,7 +5,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference}
 
 use crate::client::{ApiError, Client, ObjectPatch};
 use crate::keys::{CONTROLLER_API_VERSION, CONTROLLER_KIND};
-use crate::selectors::Selector;
+use k8s_base::Selector;
 
 /// `metav1.GetControllerOf`: the owner reference with `controller: true`.
 pub fn get_controller_of(meta: &ObjectMeta) -> Option<&OwnerReference> {
@@ -70,7 +70,7 @@ impl<'a> ControllerRefManager<'a> {
         let ns = self.ds.metadata.namespace.as_deref().unwrap_or("");
         let name = self.ds.metadata.name.as_deref().unwrap_or("");
         let r = match c.get_daemon_set(ns, name) {
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(e.message()),
             Ok(fresh) if fresh.metadata.uid != self.ds.metadata.uid => Err(format!(
                 "original DaemonSet {ns}/{name} is gone: got uid {}, wanted {}",
                 fresh.metadata.uid.unwrap_or_default(),
@@ -116,7 +116,7 @@ impl<'a> ControllerRefManager<'a> {
             return match patch_object(c, kind, ns, name, &patch) {
                 Ok(()) => Ok(false),
                 Err(e) if e.is_not_found() => Ok(false),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(e.message()),
             };
         }
         // Orphan (R-CLM-4).
@@ -149,7 +149,7 @@ impl<'a> ControllerRefManager<'a> {
         ) {
             Ok(()) => Ok(true),
             Err(e) if e.is_not_found() => Ok(false),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(e.message()),
         }
     }
 }

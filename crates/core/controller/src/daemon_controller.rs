@@ -29,11 +29,11 @@ use crate::pod_util::{
 };
 use crate::predicates::{DaemonPodPredicate, ShouldRun};
 use crate::queue::WorkQueue;
-use crate::selectors::Selector;
 use crate::util::{
     allows_surge, create_pod_template, get_target_node_name, get_template_generation,
     replace_daemon_set_pod_node_name_node_affinity,
 };
+use k8s_base::Selector;
 
 /// Claimed pods grouped by target node name (R-MAP-1). Kept in node-name order, which the
 /// caches rely on; where upstream visits it in Go map order the visit is shuffled (`map_order`).
@@ -42,7 +42,7 @@ pub type NodeToDaemonPods = BTreeMap<String, Vec<Arc<Pod>>>;
 /// An error that makes a sync fail (and the key be re-queued with rate limiting).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SyncError {
-    #[error(transparent)]
+    #[error("{}", .0.message())]
     Api(#[from] ApiError),
     #[error("{0}")]
     Message(String),
@@ -1389,7 +1389,7 @@ impl DaemonSetsController {
                             ds,
                             EventType::Warning,
                             reasons::FAILED_CREATE,
-                            format!("Error creating: {e}"),
+                            format!("Error creating: {}", e.message()),
                         ));
                         self.expectations.creation_observed(&key);
                         errors.push(SyncError::Api(e));
@@ -1426,7 +1426,7 @@ impl DaemonSetsController {
                             ds,
                             EventType::Warning,
                             reasons::FAILED_DELETE,
-                            format!("Error deleting: {e}"),
+                            format!("Error deleting: {}", e.message()),
                         ));
                         errors.push(SyncError::Api(e));
                     }

@@ -15,7 +15,7 @@ use crate::client::{ApiError, Client, ObjectPatch};
 use crate::controller_ref::{new_controller_ref, ClaimKind, ControllerRefManager};
 use crate::daemon_controller::{DaemonSetsController, SyncError};
 use crate::keys::CONTROLLER_REVISION_HASH_LABEL;
-use crate::selectors::Selector;
+use k8s_base::Selector;
 
 const SAFE_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
@@ -76,19 +76,6 @@ pub fn revision_patch(ds: &DaemonSet) -> Value {
     let mut patch = serde_json::Map::new();
     patch.insert("spec".into(), Value::Object(spec));
     Value::Object(patch)
-}
-
-/// The template a revision records (its patch without the `$patch` directive), as JSON.
-///
-/// Decoding it into a `PodTemplateSpec` is the API server's job (`apiserver::decode_json`):
-/// one decoder for every object keeps a second copy of the Kubernetes types' deserializers out
-/// of the web app.
-pub fn revision_template(rev: &ControllerRevision) -> Option<Value> {
-    let mut t = rev.data.0.get("spec")?.get("template")?.clone();
-    if let Value::Object(m) = &mut t {
-        m.remove("$patch");
-    }
-    Some(t)
 }
 
 fn revision_number(r: &ControllerRevision) -> i64 {

@@ -8,8 +8,6 @@ pub const CONTROLLER_REVISION_HASH_LABEL: &str = "controller-revision-hash";
 pub const POD_TEMPLATE_GENERATION_LABEL: &str = "pod-template-generation";
 /// R-K-3: annotation the apiserver maintains on the DaemonSet.
 pub const TEMPLATE_GENERATION_ANNOTATION: &str = "deprecated.daemonset.template.generation";
-/// Annotation `kubectl rollout history` reads from revisions.
-pub const CHANGE_CAUSE_ANNOTATION: &str = "kubernetes.io/change-cause";
 
 /// R-K-5: max creates, and separately max deletes, issued by one `syncNodes` call.
 pub const BURST_REPLICAS: usize = 250;

@@ -142,13 +142,7 @@ impl<'a> DaemonPodPredicate<'a> {
         }
         let mut fits = true;
         let mut no_execute_tolerated = true;
-        for taint in node
-            .spec
-            .as_ref()
-            .and_then(|s| s.taints.as_ref())
-            .into_iter()
-            .flatten()
-        {
+        for taint in node_taints(node) {
             if !taint_matters(taint) || find_toleration(&self.tolerations, taint).is_some() {
                 continue;
             }
@@ -231,14 +225,8 @@ impl<'a> DaemonPodPredicate<'a> {
 
         let mut fits = true;
         let mut no_execute_tolerated = true;
-        for taint in node
-            .spec
-            .as_ref()
-            .and_then(|s| s.taints.as_ref())
-            .into_iter()
-            .flatten()
-        {
-            let shown = describe_taint(taint);
+        for taint in node_taints(node) {
+            let shown = k8s_base::objects::taint_string(taint);
             if !taint_matters(taint) {
                 checks.push(Check {
                     rule: "R-ELG-3",
@@ -306,12 +294,13 @@ impl<'a> DaemonPodPredicate<'a> {
     }
 }
 
-/// `key=value:Effect`, as kubectl prints taints.
-pub fn describe_taint(t: &Taint) -> String {
-    match t.value.as_deref() {
-        Some(v) if !v.is_empty() => format!("{}={}:{}", t.key, v, t.effect),
-        _ => format!("{}:{}", t.key, t.effect),
-    }
+/// The node's taints (none when it has no spec).
+fn node_taints(node: &Node) -> impl Iterator<Item = &Taint> {
+    node.spec
+        .as_ref()
+        .and_then(|s| s.taints.as_ref())
+        .into_iter()
+        .flatten()
 }
 
 /// A toleration in words, e.g. `node.kubernetes.io/not-ready Exists NoExecute (default)`.

@@ -1,103 +1,15 @@
-//! Label selectors (`metav1.LabelSelectorAsSelector`) and node selectors
-//! (`component-helpers/scheduling/corev1/nodeaffinity`), evaluated directly on the
-//! k8s-openapi types.
+//! Node selectors (`component-helpers/scheduling/corev1/nodeaffinity`), evaluated directly on
+//! the k8s-openapi types; a requirement matches as `k8s_base::labels::Requirement` does. Label
+//! selectors are `k8s_base::labels`.
 //!
-//! Knows nothing of DaemonSets; used by claiming (R-CLM), eligibility (R-ELG-2) and handlers.
+//! Knows nothing of DaemonSets; used by eligibility (R-ELG-2) and the cluster's scheduler.
 
+use k8s_base::labels::{Operator, Requirement};
 use k8s_openapi::api::core::v1::{Node, NodeSelectorRequirement, NodeSelectorTerm};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, LabelSelectorRequirement};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::keys::OBJECT_NAME_FIELD;
-
-/// A label selector after conversion: upstream's `labels.Selector`.
-#[derive(Debug, Clone, Copy)]
-pub enum Selector<'a> {
-    /// Matches nothing (a nil selector).
-    Nothing,
-    /// Matches everything (`{}`, both lists absent or empty).
-    Everything,
-    /// Requirements, all of which must hold.
-    Requirements(&'a LabelSelector),
-}
-
-/// Why a label selector could not be converted.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SelectorError(pub String);
-
-impl<'a> Selector<'a> {
-    /// `metav1.LabelSelectorAsSelector`: validates operators and value counts.
-    pub fn from_label_selector(sel: &'a LabelSelector) -> Result<Selector<'a>, SelectorError> {
-        let labels_empty = sel.match_labels.as_ref().is_none_or(|m| m.is_empty());
-        let exprs_empty = sel.match_expressions.as_ref().is_none_or(|e| e.is_empty());
-        if labels_empty && exprs_empty {
-            return Ok(Selector::Everything);
-        }
-        for req in sel.match_expressions.iter().flatten() {
-            validate_label_requirement(req)?;
-        }
-        Ok(Selector::Requirements(sel))
-    }
-
-    /// Whether this selector selects nothing or everything-by-emptiness
-    /// (`selector.Empty()` in Go: true for `{}`).
-    pub fn is_empty(&self) -> bool {
-        matches!(self, Selector::Everything)
-    }
-
-    /// `selector.Matches(labels)`.
-    pub fn matches(&self, labels: Option<&BTreeMap<String, String>>) -> bool {
-        match self {
-            Selector::Nothing => false,
-            Selector::Everything => true,
-            Selector::Requirements(sel) => {
-                for (k, v) in sel.match_labels.iter().flatten() {
-                    if labels.and_then(|l| l.get(k)) != Some(v) {
-                        return false;
-                    }
-                }
-                sel.match_expressions
-                    .iter()
-                    .flatten()
-                    .all(|r| label_requirement_matches(r, labels))
-            }
-        }
-    }
-}
-
-fn validate_label_requirement(req: &LabelSelectorRequirement) -> Result<(), SelectorError> {
-    let n = req.values.as_ref().map_or(0, |v| v.len());
-    match req.operator.as_str() {
-        "In" | "NotIn" if n == 0 => Err(SelectorError(format!(
-            "for 'in', 'notin' operators, values set can't be empty (key {:?})",
-            req.key
-        ))),
-        "Exists" | "DoesNotExist" if n != 0 => Err(SelectorError(format!(
-            "values set must be empty for exists and does not exist (key {:?})",
-            req.key
-        ))),
-        "In" | "NotIn" | "Exists" | "DoesNotExist" => Ok(()),
-        other => Err(SelectorError(format!(
-            "{other:?} is not a valid label selector operator"
-        ))),
-    }
-}
-
-fn label_requirement_matches(
-    req: &LabelSelectorRequirement,
-    labels: Option<&BTreeMap<String, String>>,
-) -> bool {
-    let value = labels.and_then(|l| l.get(&req.key));
-    let values = req.values.as_deref().unwrap_or(&[]);
-    match req.operator.as_str() {
-        "In" => value.is_some_and(|v| values.contains(v)),
-        "NotIn" => value.is_none_or(|v| !values.contains(v)),
-        "Exists" => value.is_some(),
-        "DoesNotExist" => value.is_none(),
-        _ => false,
-    }
-}
 
 /// Whether a node matches a `nodeSelector` map: every key=value must equal the node's label.
 pub fn node_selector_map_matches(selector: Option<&BTreeMap<String, String>>, node: &Node) -> bool {
@@ -156,21 +68,24 @@ fn node_label_requirement(
     req: &NodeSelectorRequirement,
     labels: Option<&BTreeMap<String, String>>,
 ) -> Result<bool, String> {
-    let value = labels.and_then(|l| l.get(&req.key));
     let values = req.values.as_deref().unwrap_or(&[]);
-    match req.operator.as_str() {
-        "In" | "NotIn" if values.is_empty() => Err(format!(
-            "{}: values set can't be empty for operator {}",
-            req.key, req.operator
-        )),
-        "In" => Ok(value.is_some_and(|v| values.contains(v))),
-        "NotIn" => Ok(value.is_none_or(|v| !values.contains(v))),
-        "Exists" | "DoesNotExist" if !values.is_empty() => Err(format!(
-            "{}: values set must be empty for operator {}",
-            req.key, req.operator
-        )),
-        "Exists" => Ok(value.is_some()),
-        "DoesNotExist" => Ok(value.is_none()),
+    let operator = match req.operator.as_str() {
+        "In" | "NotIn" if values.is_empty() => {
+            return Err(format!(
+                "{}: values set can't be empty for operator {}",
+                req.key, req.operator
+            ))
+        }
+        "Exists" | "DoesNotExist" if !values.is_empty() => {
+            return Err(format!(
+                "{}: values set must be empty for operator {}",
+                req.key, req.operator
+            ))
+        }
+        "In" => Operator::In,
+        "NotIn" => Operator::NotIn,
+        "Exists" => Operator::Exists,
+        "DoesNotExist" => Operator::DoesNotExist,
         "Gt" | "Lt" => {
             let [bound] = values else {
                 return Err(format!(
@@ -178,21 +93,23 @@ fn node_label_requirement(
                     req.key, req.operator
                 ));
             };
-            let bound: i64 = bound
-                .parse()
-                .map_err(|_| format!("{}: {bound:?} is not an integer", req.key))?;
-            // A missing or non-integer label value does not match.
-            let Some(Ok(v)) = value.map(|v| v.parse::<i64>()) else {
-                return Ok(false);
-            };
-            Ok(if req.operator == "Gt" {
-                v > bound
+            if bound.parse::<i64>().is_err() {
+                return Err(format!("{}: {bound:?} is not an integer", req.key));
+            }
+            if req.operator == "Gt" {
+                Operator::GreaterThan
             } else {
-                v < bound
-            })
+                Operator::LessThan
+            }
         }
-        other => Err(format!("{other:?} is not a valid node selector operator")),
-    }
+        other => return Err(format!("{other:?} is not a valid node selector operator")),
+    };
+    let requirement = Requirement {
+        key: Cow::Borrowed(&req.key),
+        operator,
+        values: Cow::Borrowed(values),
+    };
+    Ok(requirement.matches(labels))
 }
 
 fn node_field_requirement(req: &NodeSelectorRequirement, node_name: &str) -> Result<bool, String> {

@@ -487,7 +487,7 @@ impl Client for Cluster {
         let i = self
             .pod_index(namespace, name)
             .ok_or_else(|| ApiError::NotFound {
-                kind: "pods".into(),
+                resource: "pods".into(),
                 name: name.into(),
             })?;
         self.fake.pods.remove(i);
@@ -502,7 +502,7 @@ impl Client for Cluster {
         let i = self
             .pod_index(namespace, name)
             .ok_or_else(|| ApiError::NotFound {
-                kind: "pods".into(),
+                resource: "pods".into(),
                 name: name.into(),
             })?;
         let mut pod = (*self.fake.pods[i]).clone();

@@ -429,7 +429,7 @@ pub(crate) fn choices<'a>(
     names: impl Iterator<Item = &'a str> + Clone,
 ) -> String {
     let all = list(names.clone().map(str::to_string));
-    match apiserver::typo::closest(v, names, |n| 2.max(n.len() / 4)) {
+    match k8s_base::typo::closest(v, names, k8s_base::typo::usual_budget) {
         Some(n) => format!("did you mean `{k}={n}`? The {what} are {all}"),
         None => format!("the {what} are {all}"),
     }

@@ -318,7 +318,7 @@ fn static_sub(s: &str) -> Option<&'static str> {
 
 /// The closest of `options` to `word`, if it is a plausible typo.
 pub fn closest<'a>(word: &str, options: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    apiserver::typo::closest(word, options, |o| 2.max(o.len() / 4))
+    k8s_base::typo::closest(word, options, k8s_base::typo::usual_budget)
 }
 
 /// The flags of a subcommand, in the order its "accepts …" hint names them. `--nodes` and

@@ -23,8 +23,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use httpd::{Request, Response, Server};
+use k8s_base::{FieldSelector, Selector};
 use k8s_openapi::jiff::Timestamp;
-use kubectl::{FieldSelector, LabelSelector, Object, Resource};
+use kubectl::{Object, Resource};
 use serde_json::{json, Map, Value};
 
 use crate::commands::{load_with_nodes, NodesArg};
@@ -265,11 +266,10 @@ impl Snapshot {
                 }
             };
         }
-        let labels =
-            match LabelSelector::parse(&req.query_value("labelSelector").unwrap_or_default()) {
-                Ok(l) => l,
-                Err(e) => return status(400, "BadRequest", &e),
-            };
+        let labels = match Selector::parse(&req.query_value("labelSelector").unwrap_or_default()) {
+            Ok(l) => l,
+            Err(e) => return status(400, "BadRequest", &e),
+        };
         let fields = match FieldSelector::parse(
             &req.query_value("fieldSelector").unwrap_or_default(),
             kubectl::field_labels(kind.resource),

@@ -7,8 +7,9 @@
 //! re-implements no controller rule.
 
 use cluster::{Actor, Cluster, ObjectEvent, PodEvent, StepReport, TraceEntry, TraceKind};
-use controller::predicates::{describe_taint, find_toleration};
+use controller::predicates::find_toleration;
 use controller::DaemonPodPredicate;
+use k8s_base::objects::taint_string as describe_taint;
 
 use crate::run::Record;
 

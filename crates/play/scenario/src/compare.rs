@@ -185,7 +185,7 @@ fn choices<'a>(word: &str, names: impl Iterator<Item = &'a str> + Clone, what: &
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => all.concat(),
     };
-    match apiserver::typo::closest(word, names, |n| 2.max(n.len() / 4)) {
+    match k8s_base::typo::closest(word, names, k8s_base::typo::usual_budget) {
         Some(n) => format!("did you mean `{n}`? The {what} are {listed}"),
         None => format!("the {what} are {listed}"),
     }

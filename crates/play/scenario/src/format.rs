@@ -36,6 +36,19 @@ impl fmt::Display for ScenarioError {
     }
 }
 
+impl ScenarioError {
+    /// A YAML error of the file `source_name`, where the decoder found it.
+    pub(crate) fn from_yaml(source_name: &str, e: &apiserver::DecodeError) -> ScenarioError {
+        ScenarioError {
+            source_name: source_name.to_string(),
+            line: e.line,
+            column: e.column,
+            message: e.message.clone(),
+            hint: e.hint.clone(),
+        }
+    }
+}
+
 /// One node declaration: a single node, or a pool of `count` nodes named `<pool><i>`.
 ///
 /// `allocatable`, `unschedulable` and `conditions` are optional; they carry what an imported
@@ -136,7 +149,8 @@ const TOP_KEYS: &[&str] = &[
     "lesson",
 ];
 const IMAGE_KEYS: &[&str] = &["missing", "pullSeconds"];
-const NODE_KEYS: &[&str] = &[
+/// A node entry's keys, in the order `write` puts them.
+pub(crate) const NODE_KEYS: &[&str] = &[
     "name",
     "pool",
     "count",
@@ -214,7 +228,16 @@ pub(crate) fn json_kind(v: &Value) -> &'static str {
 }
 
 pub(crate) fn closest<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
-    apiserver::typo::closest(word, options.iter().copied(), |_| 2)
+    k8s_base::typo::closest(word, options.iter().copied(), |_| 2)
+}
+
+/// Whether a node name is made as a DNS subdomain is: 1 to 253 lower-case letters, digits, `-`
+/// and `.` (the scenario file and a node import refuse others before the API server would).
+pub(crate) fn is_node_name(n: &str) -> bool {
+    !n.is_empty()
+        && n.len() <= 253
+        && n.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
 }
 
 pub(crate) fn unknown_key(ctx: &Ctx, path: &str, key: &str, allowed: &[&str]) -> ScenarioError {
@@ -263,13 +286,8 @@ pub(crate) fn with_document<T>(
     text: &str,
     read: impl FnOnce(&Ctx, &Value) -> Result<T, ScenarioError>,
 ) -> Result<T, ScenarioError> {
-    let docs = yaml_documents(source_name, text).map_err(|e| ScenarioError {
-        source_name: source_name.to_string(),
-        line: e.line,
-        column: e.column,
-        message: e.message.clone(),
-        hint: e.hint.clone(),
-    })?;
+    let docs =
+        yaml_documents(source_name, text).map_err(|e| ScenarioError::from_yaml(source_name, &e))?;
     let mut docs = docs.into_iter();
     let Some((root, map)) = docs.next() else {
         return Err(ScenarioError {
@@ -618,12 +636,7 @@ fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioE
             ));
         }
         for n in &names {
-            if n.is_empty()
-                || n.len() > 253
-                || !n
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
-            {
+            if !is_node_name(n) {
                 return Err(ctx.err(
                     &path,
                     format!("node name {n:?} is not a valid DNS subdomain"),

@@ -246,14 +246,8 @@ pub fn import_nodes(source_name: &str, text: &str) -> Result<Vec<NodeEntry>, Sce
     } else {
         // Parsed without a source map (it is built only for an error), and with the blocks
         // the import never reads blanked out first: they are most of the text.
-        let values =
-            yaml_to_json(source_name, &blank_unread_blocks(text)).map_err(|e| ScenarioError {
-                source_name: source_name.to_string(),
-                line: e.line,
-                column: e.column,
-                message: e.message.clone(),
-                hint: e.hint.clone(),
-            })?;
+        let values = yaml_to_json(source_name, &blank_unread_blocks(text))
+            .map_err(|e| ScenarioError::from_yaml(source_name, &e))?;
         (
             values,
             Locator {
@@ -447,12 +441,7 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
             ))
         }
     };
-    if name.is_empty()
-        || name.len() > 253
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
-    {
+    if !crate::format::is_node_name(&name) {
         return Err(loc.err(
             f.doc,
             &name_path,

@@ -15,19 +15,6 @@ pub struct Session {
     pub files: BTreeMap<String, String>,
 }
 
-fn api_error(e: cluster::ApiError) -> ApiError {
-    match e {
-        cluster::ApiError::NotFound { resource, name } => ApiError::NotFound { resource, name },
-        cluster::ApiError::AlreadyExists { resource, name } => {
-            ApiError::AlreadyExists { resource, name }
-        }
-        cluster::ApiError::Invalid(i) => ApiError::Invalid(i),
-        other @ cluster::ApiError::Conflict { .. } => ApiError::Other(other.to_string()),
-        cluster::ApiError::BadRequest(m) => ApiError::Other(format!("error: {m}")),
-        cluster::ApiError::Forbidden(m) => ApiError::Forbidden(m),
-    }
-}
-
 impl Api for Session {
     fn now(&self) -> Timestamp {
         self.cluster.now()
@@ -101,7 +88,7 @@ impl Api for Session {
                 name: manifest.name().to_string(),
             });
         }
-        self.cluster.apply(manifest).map(drop).map_err(api_error)
+        self.cluster.apply(manifest).map(drop)
     }
 
     fn update_daemon_set(&mut self, ds: DaemonSet) -> Result<DaemonSet, ApiError> {
@@ -112,14 +99,12 @@ impl Api for Session {
             .unwrap_or_else(|| "default".into());
         let name = ds.metadata.name.clone().unwrap_or_default();
         let new = ds.clone();
-        self.cluster
-            .update_daemon_set(&ns, &name, move |d| {
-                d.spec = new.spec;
-                d.metadata.labels = new.metadata.labels;
-                d.metadata.annotations = new.metadata.annotations;
-                d.metadata.owner_references = new.metadata.owner_references;
-            })
-            .map_err(api_error)?;
+        self.cluster.update_daemon_set(&ns, &name, move |d| {
+            d.spec = new.spec;
+            d.metadata.labels = new.metadata.labels;
+            d.metadata.annotations = new.metadata.annotations;
+            d.metadata.owner_references = new.metadata.owner_references;
+        })?;
         self.cluster
             .daemon_set(&ns, &name)
             .map(|d| (*d).clone())
@@ -129,13 +114,11 @@ impl Api for Session {
     fn update_node(&mut self, node: Node) -> Result<Node, ApiError> {
         let name = node.metadata.name.clone().unwrap_or_default();
         let new = node.clone();
-        self.cluster
-            .update_node(&name, move |n| {
-                n.metadata.labels = new.metadata.labels;
-                n.metadata.annotations = new.metadata.annotations;
-                n.spec = new.spec;
-            })
-            .map_err(api_error)?;
+        self.cluster.update_node(&name, move |n| {
+            n.metadata.labels = new.metadata.labels;
+            n.metadata.annotations = new.metadata.annotations;
+            n.spec = new.spec;
+        })?;
         self.cluster
             .node(&name)
             .map(|n| (*n).clone())
@@ -144,14 +127,12 @@ impl Api for Session {
 
     fn update_pod(&mut self, pod: Pod) -> Result<Pod, ApiError> {
         let m = &pod.metadata;
-        self.cluster
-            .update_pod_metadata(
-                m.namespace.as_deref().unwrap_or(""),
-                m.name.as_deref().unwrap_or(""),
-                m.labels.clone(),
-                m.annotations.clone(),
-            )
-            .map_err(api_error)?;
+        self.cluster.update_pod_metadata(
+            m.namespace.as_deref().unwrap_or(""),
+            m.name.as_deref().unwrap_or(""),
+            m.labels.clone(),
+            m.annotations.clone(),
+        )?;
         Ok(pod)
     }
 
@@ -166,16 +147,14 @@ impl Api for Session {
             Cascade::Foreground => Propagation::Foreground,
             Cascade::Orphan => Propagation::Orphan,
         };
-        self.cluster
-            .delete_daemon_set(namespace, name, p)
-            .map_err(api_error)
+        self.cluster.delete_daemon_set(namespace, name, p)
     }
 
     fn delete_pod(&mut self, namespace: &str, name: &str) -> Result<(), ApiError> {
-        self.cluster.delete_pod(namespace, name).map_err(api_error)
+        self.cluster.delete_pod(namespace, name)
     }
 
     fn delete_node(&mut self, name: &str) -> Result<(), ApiError> {
-        self.cluster.remove_node(name).map_err(api_error)
+        self.cluster.remove_node(name)
     }
 }

@@ -112,22 +112,28 @@ impl Sample {
     }
 }
 
+impl SampleCounts {
+    /// The DaemonSet's status counters (an absent one reads as zero), as `kubectl get ds` and
+    /// the view's table show them too.
+    pub fn of(d: &k8s_openapi::api::apps::v1::DaemonSet) -> SampleCounts {
+        let s = d.status.clone().unwrap_or_default();
+        SampleCounts {
+            namespace: d.metadata.namespace.clone().unwrap_or_default(),
+            name: d.metadata.name.clone().unwrap_or_default(),
+            desired: s.desired_number_scheduled,
+            current: s.current_number_scheduled,
+            ready: s.number_ready,
+            up_to_date: s.updated_number_scheduled.unwrap_or(0),
+            available: s.number_available.unwrap_or(0),
+            unavailable: s.number_unavailable.unwrap_or(0),
+        }
+    }
+}
+
 fn counts(c: &Cluster) -> Vec<SampleCounts> {
     c.daemon_sets()
         .iter()
-        .map(|d| {
-            let s = d.status.clone().unwrap_or_default();
-            SampleCounts {
-                namespace: d.metadata.namespace.clone().unwrap_or_default(),
-                name: d.metadata.name.clone().unwrap_or_default(),
-                desired: s.desired_number_scheduled,
-                current: s.current_number_scheduled,
-                ready: s.number_ready,
-                up_to_date: s.updated_number_scheduled.unwrap_or(0),
-                available: s.number_available.unwrap_or(0),
-                unavailable: s.number_unavailable.unwrap_or(0),
-            }
-        })
+        .map(|d| SampleCounts::of(d))
         .collect()
 }
 

@@ -4,8 +4,9 @@
 
 use cluster::Cluster;
 use controller::keys::CONTROLLER_REVISION_HASH_LABEL;
-use controller::predicates::{describe_taint, NodeExplanation};
+use controller::predicates::NodeExplanation;
 use controller::DaemonPodPredicate;
+use k8s_base::objects::taint_string as describe_taint;
 use k8s_openapi::api::apps::v1::DaemonSet;
 use k8s_openapi::api::core::v1::{Event, Node, Pod};
 use k8s_openapi::jiff::Timestamp;
@@ -185,23 +186,16 @@ pub fn pod_why(p: &Pod) -> Option<String> {
         })
     };
     let conditions = status.conditions.as_deref().unwrap_or(&[]);
-    if let Some(c) = conditions
-        .iter()
-        .find(|c| c.type_ == "DisruptionTarget" && c.status == "True")
-    {
-        return said(
-            c.reason.as_deref().unwrap_or(&c.type_),
-            c.message.as_deref(),
-        );
-    }
-    if let Some(c) = conditions
-        .iter()
-        .find(|c| c.type_ == "PodScheduled" && c.status == "False")
-    {
-        return said(
-            c.reason.as_deref().unwrap_or(&c.type_),
-            c.message.as_deref(),
-        );
+    for (type_, status) in [("DisruptionTarget", "True"), ("PodScheduled", "False")] {
+        if let Some(c) = conditions
+            .iter()
+            .find(|c| c.type_ == type_ && c.status == status)
+        {
+            return said(
+                c.reason.as_deref().unwrap_or(&c.type_),
+                c.message.as_deref(),
+            );
+        }
     }
     if status.phase.as_deref() == Some("Failed") {
         if let Some(r) = &status.reason {
@@ -357,7 +351,7 @@ fn orphan_note(p: &Pod, dss: &[std::sync::Arc<DaemonSet>]) -> String {
         .filter(|d| d.metadata.namespace == p.metadata.namespace)
         .filter(|d| d.metadata.deletion_timestamp.is_none())
         .filter(|d| {
-            controller::selectors::Selector::from_label_selector(&d.spec.selector)
+            k8s_base::Selector::from_label_selector(&d.spec.selector)
                 .is_ok_and(|s| s.matches(p.metadata.labels.as_ref()))
         })
         .filter_map(|d| d.metadata.name.as_deref())
@@ -640,17 +634,18 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
         .iter()
         .zip(hashes)
         .map(|(d, (_, hash))| {
-            let s = d.status.clone().unwrap_or_default();
+            // The chart's counters, plus what only the table shows.
+            let n = crate::SampleCounts::of(d);
             Counters {
-                namespace: d.metadata.namespace.clone().unwrap_or_default(),
-                name: d.metadata.name.clone().unwrap_or_default(),
-                desired: s.desired_number_scheduled,
-                current: s.current_number_scheduled,
-                ready: s.number_ready,
-                up_to_date: s.updated_number_scheduled.unwrap_or(0),
-                available: s.number_available.unwrap_or(0),
-                misscheduled: s.number_misscheduled,
-                unavailable: s.number_unavailable.unwrap_or(0),
+                namespace: n.namespace,
+                name: n.name,
+                desired: n.desired,
+                current: n.current,
+                ready: n.ready,
+                up_to_date: n.up_to_date,
+                available: n.available,
+                misscheduled: d.status.as_ref().map_or(0, |s| s.number_misscheduled),
+                unavailable: n.unavailable,
                 node_selector: d
                     .spec
                     .template

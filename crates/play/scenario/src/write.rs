@@ -306,22 +306,12 @@ fn plain_ok(s: &str, flow: bool) -> bool {
 
 /// A double-quoted YAML scalar; every character YAML could misread is escaped.
 fn quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if needs_escape(c) => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
+    k8s_base::quote::double_quoted(s, |c, out| {
+        needs_escape(c) && {
+            let _ = write!(out, "\\u{:04X}", c as u32);
+            true
         }
-    }
-    out.push('"');
-    out
+    })
 }
 
 /// Control characters, YAML's line breaks beyond `\n` (NEL, LS, PS) and non-characters.
@@ -507,21 +497,9 @@ pub fn to_yaml(s: &Scenario) -> String {
                 let _ = writeln!(y, "  - {}", flow_map(&m));
                 continue;
             }
-            // name/pool first, then the rest in the file's order.
-            let order = [
-                "name",
-                "pool",
-                "count",
-                "from",
-                "labels",
-                "taints",
-                "capacity",
-                "allocatable",
-                "unschedulable",
-                "conditions",
-            ];
+            // In the order the format lists the keys: name/pool first.
             let mut first = true;
-            for k in order {
+            for &k in crate::format::NODE_KEYS {
                 let Some(v) = m.get(k) else { continue };
                 let lead = if first { "  - " } else { "    " };
                 first = false;

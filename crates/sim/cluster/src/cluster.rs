@@ -20,7 +20,6 @@ use controller::client::Listers;
 use controller::{DaemonSetsController, MapOrder};
 
 use crate::engine::{period, plus, seconds_between, Ev, EventQueue, Sched};
-use crate::error::ApiError;
 use crate::garbage_collector::GarbageCollector;
 use crate::informer::{ControllerClient, Informer};
 use crate::kubelet::{not_ready_conditions, ready_conditions, Kubelet};
@@ -28,10 +27,12 @@ use crate::node_lifecycle::NodeLifecycle;
 use crate::podgc::PodGc;
 use crate::rng::Rng;
 use crate::scheduler::{pod_key, Scheduler};
-use crate::store::{ApplyOutcome, Objects, Store, DAEMON_SETS, NODES, PODS};
+use crate::store::{Objects, Store, DAEMON_SETS, NODES, PODS};
 use crate::taint_eviction::TaintEviction;
 use crate::timing::{sane, Timing};
 use crate::trace::TraceEntry;
+use k8s_base::ApiError;
+use k8s_base::ApplyOutcome;
 
 /// 2026-01-01T00:00:00Z: every run starts here.
 pub const EPOCH_SECONDS: i64 = 1_767_225_600;

@@ -191,10 +191,7 @@ impl Client for ControllerClient<'_> {
         self.store
             .daemon_set(namespace, name)
             .map(|d| (*d).clone())
-            .ok_or_else(|| ApiError::NotFound {
-                kind: crate::store::DAEMON_SETS.into(),
-                name: name.into(),
-            })
+            .ok_or_else(|| ApiError::not_found(crate::store::DAEMON_SETS, name))
     }
 
     fn update_daemon_set_status(&mut self, ds: &DaemonSet) -> Result<DaemonSet, ApiError> {
@@ -206,7 +203,7 @@ impl Client for ControllerClient<'_> {
     }
 
     fn delete_pod(&mut self, namespace: &str, name: &str) -> Result<(), ApiError> {
-        Ok(self.store.delete_pod(namespace, name, None)?)
+        self.store.delete_pod(namespace, name, None)
     }
 
     fn patch_pod(
@@ -215,7 +212,7 @@ impl Client for ControllerClient<'_> {
         name: &str,
         patch: &ObjectPatch,
     ) -> Result<(), ApiError> {
-        Ok(self.store.patch_pod(namespace, name, patch)?)
+        self.store.patch_pod(namespace, name, patch)
     }
 
     fn create_revision(
@@ -236,10 +233,7 @@ impl Client for ControllerClient<'_> {
             .revisions
             .get(&(namespace.to_string(), name.to_string()))
             .map(|r| (**r).clone())
-            .ok_or_else(|| ApiError::NotFound {
-                kind: crate::store::REVISIONS.into(),
-                name: name.into(),
-            })
+            .ok_or_else(|| ApiError::not_found(crate::store::REVISIONS, name))
     }
 
     fn update_revision(
@@ -255,11 +249,11 @@ impl Client for ControllerClient<'_> {
         name: &str,
         patch: &ObjectPatch,
     ) -> Result<(), ApiError> {
-        Ok(self.store.patch_revision(namespace, name, patch)?)
+        self.store.patch_revision(namespace, name, patch)
     }
 
     fn delete_revision(&mut self, namespace: &str, name: &str) -> Result<(), ApiError> {
-        Ok(self.store.delete_revision(namespace, name)?)
+        self.store.delete_revision(namespace, name)
     }
 
     /// The cache is borrowed immutably for the whole sync and changes only when the informer

@@ -30,7 +30,6 @@
 
 pub mod cluster;
 mod engine;
-pub mod error;
 mod events_cache;
 mod garbage_collector;
 pub mod images;
@@ -48,8 +47,9 @@ pub mod trace;
 
 pub use apiserver::strategy::PropagationPolicy as Propagation;
 pub use cluster::{Actor, Cluster, Object, StepReport, EPOCH_SECONDS};
-pub use error::ApiError;
+pub use k8s_base::ApiError;
+pub use k8s_base::ApplyOutcome;
 pub use node_lifecycle::ZoneState;
-pub use store::{ApplyOutcome, EventLog, Objects};
+pub use store::{EventLog, Objects};
 pub use timing::Timing;
 pub use trace::{to_json_lines, ObjectEvent, PodEvent, TraceEntry, TraceKind};

@@ -20,10 +20,10 @@ use codec::WirePrecision;
 use controller::client::{Listers, ObjectPatch};
 
 use crate::engine::{plus, seconds_between, PodKey};
-use crate::error::ApiError;
 use crate::events_cache::{Draft, EventCorrelator, SharedMap};
 use crate::rng::Rng;
 use crate::trace::{self, ObjectEvent, TraceEntry, TraceKind};
+use k8s_base::{ApiError, ApplyOutcome};
 
 pub(crate) const DAEMON_SETS: &str = "daemonsets.apps";
 pub(crate) const PODS: &str = "pods";
@@ -36,30 +36,6 @@ const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 const DEFAULT_NAMESPACE: &str = "default";
 
 type NsName = (String, String);
-
-/// What `kubectl apply` reports for one object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ApplyOutcome {
-    Created,
-    Configured,
-    Unchanged,
-}
-
-impl ApplyOutcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ApplyOutcome::Created => "created",
-            ApplyOutcome::Configured => "configured",
-            ApplyOutcome::Unchanged => "unchanged",
-        }
-    }
-}
-
-impl std::fmt::Display for ApplyOutcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// One stored object of a watched kind.
 #[derive(Debug, Clone)]

@@ -717,7 +717,7 @@ fn apply_reports_created_unchanged_configured_and_kubectl_like_errors() {
         .unwrap()
         .labels = Some(BTreeMap::from([("app".into(), "x".into())]));
     let err = c.apply(other_selector).unwrap_err();
-    assert!(matches!(err, ApiError::Invalid(_)));
+    assert!(matches!(err, ApiError::Invalid { .. }));
     assert!(
         err.to_string()
             .starts_with("The DaemonSet \"ap\" is invalid:"),
@@ -734,7 +734,7 @@ fn apply_reports_created_unchanged_configured_and_kubectl_like_errors() {
         }),
     });
     assert!(
-        matches!(c.apply(surge), Err(ApiError::Invalid(_))),
+        matches!(c.apply(surge), Err(ApiError::Invalid { .. })),
         "R-DEF-5"
     );
 

@@ -1,9 +1,11 @@
-//! The API that kubectl talks to: what it may read and write, and the errors the server returns.
+//! The API that kubectl talks to: what it may read and write. The errors the server returns
+//! are `k8s_base::ApiError`, shared with the cluster and the controller.
 //!
 //! The virtual cluster implements [`Api`]; tests implement it with an in-memory fake. This module
 //! knows nothing of how the objects are stored or how time advances.
 
-use apiserver::{Invalid, Manifest};
+use apiserver::Manifest;
+pub use k8s_base::ApiError;
 use k8s_openapi::api::apps::v1::{ControllerRevision, DaemonSet};
 use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::{Event, Node, Pod};
@@ -56,74 +58,4 @@ pub enum Cascade {
     Background,
     Foreground,
     Orphan,
-}
-
-/// An error the API server returned, printed as kubectl prints it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ApiError {
-    /// `Error from server (NotFound): daemonsets.apps "x" not found`
-    #[error("Error from server (NotFound): {resource} \"{name}\" not found")]
-    NotFound { resource: String, name: String },
-    /// `Error from server (AlreadyExists): daemonsets.apps "x" already exists`
-    #[error("Error from server (AlreadyExists): {resource} \"{name}\" already exists")]
-    AlreadyExists { resource: String, name: String },
-    /// `The DaemonSet "x" is invalid: …`
-    #[error("{0}")]
-    Invalid(Invalid),
-    /// `Error from server (Conflict): …`
-    #[error("Error from server (Conflict): {0}")]
-    Conflict(String),
-    /// `Error from server (BadRequest): …`
-    #[error("Error from server (BadRequest): {0}")]
-    BadRequest(String),
-    /// `Error from server (Forbidden): …`
-    #[error("Error from server (Forbidden): {0}")]
-    Forbidden(String),
-    /// Any other message, printed as is.
-    #[error("{0}")]
-    Other(String),
-}
-
-impl ApiError {
-    /// `NotFound` for a resource (`daemonsets.apps`, `pods`, `nodes`).
-    pub fn not_found(resource: &str, name: &str) -> ApiError {
-        ApiError::NotFound {
-            resource: resource.to_string(),
-            name: name.to_string(),
-        }
-    }
-
-    /// The message with kubectl's `error when creating "ds.yaml": ` context inserted after the
-    /// `Error from server (Reason): ` prefix.
-    pub(crate) fn in_context(&self, context: &str) -> String {
-        let text = self.to_string();
-        match self {
-            ApiError::Invalid(_) | ApiError::Other(_) => text,
-            _ => match text.split_once("): ") {
-                Some((head, tail)) => format!("{head}): {context}: {tail}"),
-                None => text,
-            },
-        }
-    }
-
-    /// How to fix it, when the server's message alone leaves a learner stuck.
-    pub(crate) fn hint(&self) -> Option<String> {
-        match self {
-            ApiError::Invalid(i) => i.hint(),
-            ApiError::NotFound { resource, .. } => {
-                let plural = resource.split('.').next().unwrap_or(resource);
-                Some(if plural == "nodes" {
-                    "list what exists with `kubectl get nodes`".to_string()
-                } else {
-                    format!(
-                        "list what exists with `kubectl get {plural}` (add -A for all namespaces)"
-                    )
-                })
-            }
-            ApiError::AlreadyExists { .. } => {
-                Some("use `kubectl apply -f` to update an object that already exists".into())
-            }
-            _ => None,
-        }
-    }
 }

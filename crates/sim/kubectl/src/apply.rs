@@ -19,27 +19,10 @@ use crate::parse::Command;
 use crate::resource::Resource;
 use crate::strategic::{self, Schema};
 use crate::{CommandResult, Fail};
+use k8s_base::ApplyOutcome;
 
 /// `corev1.LastAppliedConfigAnnotation`.
 pub(crate) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
-
-/// What a write did, as kubectl reports it (`daemonset.apps/x configured`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ApplyOutcome {
-    Created,
-    Configured,
-    Unchanged,
-}
-
-impl ApplyOutcome {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            ApplyOutcome::Created => "created",
-            ApplyOutcome::Configured => "configured",
-            ApplyOutcome::Unchanged => "unchanged",
-        }
-    }
-}
 
 fn manifest_resource(m: &Manifest) -> Resource {
     match m {

@@ -15,9 +15,9 @@ use crate::api::{Api, ApiError};
 use crate::object::{self, Object};
 use crate::parse::Command;
 use crate::resource::{self, Resource};
-use crate::select::LabelSelector;
 use crate::table::{age_ts, TabWriter};
 use crate::{CommandResult, Fail};
+use k8s_base::Selector;
 
 const L1: &str = "  ";
 const L2: &str = "    ";
@@ -31,7 +31,7 @@ pub(crate) fn describe(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fa
     }
     let ns = cmd.namespace();
     let all_ns = cmd.is_set("all-namespaces");
-    let labels = LabelSelector::parse(cmd.flag("selector").unwrap_or(""))
+    let labels = Selector::parse(cmd.flag("selector").unwrap_or(""))
         .map_err(|e| Fail::new(format!("error: {e}")))?;
     let mut objects = Vec::new();
     let mut res = CommandResult::default();
@@ -201,7 +201,7 @@ fn taints_multiline(w: &mut String, title: &str, taints: &[Taint]) {
         if i > 0 {
             w.push('\t');
         }
-        w.push_str(&controller::predicates::describe_taint(t));
+        w.push_str(&k8s_base::objects::taint_string(t));
         w.push('\n');
     }
 }
@@ -813,13 +813,16 @@ fn daemon_set(api: &dyn Api, d: &DaemonSet, events: &[Event], now: Timestamp) ->
     ));
     // Pods the DaemonSet controls, by phase.
     let uid = d.metadata.uid.as_deref();
-    let sel = controller::selectors::Selector::from_label_selector(&spec.selector).ok();
+    let sel = k8s_base::Selector::from_label_selector(&spec.selector).ok();
     let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
     for p in api.pods() {
         if p.metadata.namespace.as_deref().unwrap_or("") != ns {
             continue;
         }
-        if !sel.is_some_and(|s| s.matches(p.metadata.labels.as_ref())) {
+        if !sel
+            .as_ref()
+            .is_some_and(|s| s.matches(p.metadata.labels.as_ref()))
+        {
             continue;
         }
         let owned = p
@@ -858,7 +861,9 @@ fn daemon_set(api: &dyn Api, d: &DaemonSet, events: &[Event], now: Timestamp) ->
 /// `labels.Selector.String()` of a DS selector (`app=x,tier in (a,b)`); empty when it selects
 /// everything (kubectl would stop at the conversion error of a bad one).
 fn selector_string(sel: &k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector) -> String {
-    object::label_selector_string(sel).unwrap_or_default()
+    Selector::from_label_selector(sel)
+        .map(|s| s.to_text())
+        .unwrap_or_default()
 }
 
 fn pod(p: &Pod, events: &[Event], now: Timestamp) -> String {

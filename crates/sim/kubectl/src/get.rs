@@ -9,13 +9,14 @@ use serde_json::Value;
 
 use crate::api::{Api, ApiError};
 use crate::columns::Columns;
-use crate::object::{self, format_label_selector, format_labels, Object};
+use crate::object::{self, format_labels, Object};
 use crate::parse::{Command, ParseError};
 use crate::resource::{self, Resource};
-use crate::select::{FieldSelector, LabelSelector};
 use crate::sort_by::{self, SortBy};
 use crate::table::{age, age_ts, TabWriter};
 use crate::{CommandResult, Fail};
+use k8s_base::labels::format_label_selector;
+use k8s_base::{FieldSelector, Selector};
 
 /// How to print what was found.
 #[derive(Debug)]
@@ -132,7 +133,7 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
     }
     let all_ns = cmd.is_set("all-namespaces");
     let ns = cmd.namespace().to_string();
-    let labels = LabelSelector::parse(cmd.flag("selector").unwrap_or(""))
+    let labels = Selector::parse(cmd.flag("selector").unwrap_or(""))
         .map_err(|e| Fail::new(format!("error: {e}")))?;
     let now = api.now();
 

@@ -24,7 +24,6 @@ pub mod parse;
 mod patch;
 mod resource;
 mod rollout;
-mod select;
 mod sort_by;
 mod strategic;
 mod table;
@@ -37,7 +36,6 @@ pub use object::{get as get_object, list as list_objects, Object};
 pub use parse::{parse, split_words, Command, ParseError, Verb};
 pub use resource::Resource;
 pub use rollout::{Wait, WaitState};
-pub use select::{FieldSelector, LabelSelector};
 pub use table::age;
 pub use yaml::to_yaml;
 

@@ -53,21 +53,19 @@ pub(crate) fn delete(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, 
         ));
     }
     if selecting {
-        let sel = crate::select::LabelSelector::parse(cmd.flag("selector").unwrap_or(""))
+        let sel = k8s_base::Selector::parse(cmd.flag("selector").unwrap_or(""))
             .map_err(|e| Fail::new(format!("error: {e}")))?;
         for r in &targets.types {
             let supported = crate::get::field_labels(*r);
-            let fields = crate::select::FieldSelector::parse(
-                cmd.flag("field-selector").unwrap_or(""),
-                supported,
-            )
-            .map_err(|e| {
-                Fail::new(format!("Error from server (BadRequest): {e}")).hint(format!(
-                    "field selectors for {}: {}",
-                    r.plural(),
-                    supported.join(", ")
-                ))
-            })?;
+            let fields =
+                k8s_base::FieldSelector::parse(cmd.flag("field-selector").unwrap_or(""), supported)
+                    .map_err(|e| {
+                        Fail::new(format!("Error from server (BadRequest): {e}")).hint(format!(
+                            "field selectors for {}: {}",
+                            r.plural(),
+                            supported.join(", ")
+                        ))
+                    })?;
             for o in object::list(api, *r) {
                 if (!r.namespaced() || o.namespace() == ns)
                     && sel.matches(o.labels())

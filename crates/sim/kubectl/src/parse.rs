@@ -464,7 +464,7 @@ fn unknown_command(word: &str, parent: &str, known: &[&str]) -> ParseError {
     let suggestions: Vec<&&str> = known
         .iter()
         .filter(|k| {
-            apiserver::typo::edit_distance(k, word) <= 2 || (word.len() > 1 && k.starts_with(word))
+            k8s_base::typo::edit_distance(k, word) <= 2 || (word.len() > 1 && k.starts_with(word))
         })
         .collect();
     let mut message = format!("error: unknown command {word:?} for {parent:?}");

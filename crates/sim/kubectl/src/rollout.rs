@@ -296,7 +296,7 @@ fn controlled_history(api: &dyn Api, ds: &DaemonSet) -> Vec<ControllerRevision> 
         .filter(|r| r.metadata.namespace.as_deref().unwrap_or("") == ns)
         .filter(|r| {
             sel.is_some_and(|s| {
-                controller::selectors::Selector::from_label_selector(s)
+                k8s_base::Selector::from_label_selector(s)
                     .map(|s| s.matches(r.metadata.labels.as_ref()))
                     .unwrap_or(false)
             })
@@ -354,7 +354,7 @@ pub(crate) fn history(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult,
             .metadata
             .annotations
             .as_ref()
-            .and_then(|a| a.get(controller::keys::CHANGE_CAUSE_ANNOTATION))
+            .and_then(|a| a.get(k8s_base::objects::CHANGE_CAUSE_ANNOTATION))
             .filter(|c| !c.is_empty())
             .cloned()
             .unwrap_or_else(|| "<none>".into());
@@ -462,7 +462,7 @@ pub(crate) fn pause_or_resume(
 
 /// The pod template a revision records, decoded as the API server decodes it.
 fn template_of(rev: &ControllerRevision) -> Option<PodTemplateSpec> {
-    let t = controller::history::revision_template(rev)?;
+    let t = k8s_base::objects::revision_template(rev)?;
     apiserver::decode_json(&t).ok()
 }
 

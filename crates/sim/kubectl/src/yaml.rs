@@ -136,22 +136,15 @@ fn literal_block(s: &str, indent: usize) -> Option<String> {
 }
 
 fn double_quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
+    k8s_base::quote::double_quoted(s, |c, out| {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
             '\0' => out.push_str("\\0"),
             c if c.is_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
-            c => out.push(c),
+            _ => return false,
         }
-    }
-    out.push('"');
-    out
+        true
+    })
 }
 
 /// go-yaml v2 `resolve`: would this plain text read back as null, a bool, a number or a time?

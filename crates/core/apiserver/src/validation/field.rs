@@ -247,3 +247,13 @@ impl GoValue for Raw {
         self.0.clone()
     }
 }
+
+/// The refusal as the API returns it: the message kubectl prints and the hints of its errors.
+impl From<Invalid> for k8s_base::ApiError {
+    fn from(i: Invalid) -> Self {
+        k8s_base::ApiError::Invalid {
+            message: i.to_string(),
+            hint: i.hint(),
+        }
+    }
+}

@@ -197,53 +197,28 @@ pub(crate) fn validate_label_selector(sel: &LabelSelector, path: &Path) -> Vec<F
     errs
 }
 
-/// One requirement of a parsed selector.
-enum Requirement<'a> {
-    In(&'a str, &'a [String]),
-    NotIn(&'a str, &'a [String]),
-    Exists(&'a str),
-    DoesNotExist(&'a str),
-}
-
-/// `metav1.LabelSelectorAsSelector`: `None` when the selector cannot be parsed (then the API
-/// server skips the "does not match" check). No requirements means "everything".
-fn as_requirements(sel: &LabelSelector) -> Option<Vec<Requirement<'_>>> {
-    let mut reqs = Vec::new();
-    for (k, v) in sel.match_labels.iter().flatten() {
-        if !is_qualified_name(k).is_empty() || !is_valid_label_value(v).is_empty() {
-            return None;
-        }
-        reqs.push(Requirement::In(k, std::slice::from_ref(v)));
-    }
-    for e in sel.match_expressions.iter().flatten() {
-        let values = e.values.as_deref().unwrap_or_default();
-        if !is_qualified_name(&e.key).is_empty()
-            || values.iter().any(|v| !is_valid_label_value(v).is_empty())
-        {
-            return None;
-        }
-        reqs.push(match (e.operator.as_str(), values.is_empty()) {
-            ("In", false) => Requirement::In(&e.key, values),
-            ("NotIn", false) => Requirement::NotIn(&e.key, values),
-            ("Exists", true) => Requirement::Exists(&e.key),
-            ("DoesNotExist", true) => Requirement::DoesNotExist(&e.key),
-            _ => return None,
-        });
-    }
-    Some(reqs)
-}
-
-/// Whether `sel` selects `labels`; `None` if the selector is itself invalid.
+/// Whether `sel` selects `labels`; `None` if the selector is itself invalid (then the API
+/// server skips the "does not match" check). `metav1.LabelSelectorAsSelector` refuses a key or
+/// value that is not a label's, as well as what `k8s_base::Selector` refuses.
 pub(crate) fn selector_matches(
     sel: &LabelSelector,
     labels: Option<&BTreeMap<String, String>>,
 ) -> Option<bool> {
-    let get = |k: &str| labels.and_then(|l| l.get(k));
-    let reqs = as_requirements(sel)?;
-    Some(reqs.iter().all(|r| match r {
-        Requirement::In(k, vs) => get(k).is_some_and(|v| vs.contains(v)),
-        Requirement::NotIn(k, vs) => get(k).is_none_or(|v| !vs.contains(v)),
-        Requirement::Exists(k) => get(k).is_some(),
-        Requirement::DoesNotExist(k) => get(k).is_none(),
-    }))
+    let bad_label = sel
+        .match_labels
+        .iter()
+        .flatten()
+        .any(|(k, v)| !is_qualified_name(k).is_empty() || !is_valid_label_value(v).is_empty());
+    let bad_expression = sel.match_expressions.iter().flatten().any(|e| {
+        !is_qualified_name(&e.key).is_empty()
+            || e.values
+                .iter()
+                .flatten()
+                .any(|v| !is_valid_label_value(v).is_empty())
+    });
+    if bad_label || bad_expression {
+        return None;
+    }
+    let selector = k8s_base::Selector::from_label_selector(sel).ok()?;
+    Some(selector.matches(labels))
 }

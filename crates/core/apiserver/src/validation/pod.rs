@@ -149,7 +149,7 @@ fn validate_volumes(volumes: Option<&[Volume]>, path: &Path) -> (HashSet<String>
 }
 
 fn validate_volume_source(v: &Volume, path: &Path) -> Vec<FieldError> {
-    let sources: Vec<&str> = [
+    let sources = [
         ("hostPath", v.host_path.is_some()),
         ("emptyDir", v.empty_dir.is_some()),
         ("secret", v.secret.is_some()),
@@ -180,23 +180,8 @@ fn validate_volume_source(v: &Volume, path: &Path) -> Vec<FieldError> {
         ("scaleIO", v.scale_io.is_some()),
         ("storageos", v.storageos.is_some()),
         ("vsphereVolume", v.vsphere_volume.is_some()),
-    ]
-    .into_iter()
-    .filter_map(|(n, set)| set.then_some(n))
-    .collect();
-    let mut errs = Vec::new();
-    match sources.as_slice() {
-        [] => errs.push(FieldError::required(path, "must specify a volume type")),
-        [_] => {}
-        [_, rest @ ..] => {
-            for extra in rest {
-                errs.push(FieldError::forbidden(
-                    &path.child(extra),
-                    "may not specify more than 1 volume type",
-                ));
-            }
-        }
-    }
+    ];
+    let mut errs = exactly_one(sources, path, "volume type");
     if let Some(h) = &v.host_path {
         if h.path.is_empty() {
             errs.push(FieldError::required(
@@ -511,29 +496,43 @@ fn validate_env(env: &[EnvVar], path: &Path) -> Vec<FieldError> {
     errs
 }
 
+/// Upstream's count of the members set in a one-of union (a volume's source, a probe's
+/// handler): `Required` when none is, `Forbidden` on each one after the first.
+fn exactly_one<const N: usize>(
+    members: [(&str, bool); N],
+    path: &Path,
+    what: &str,
+) -> Vec<FieldError> {
+    let set: Vec<&str> = members
+        .into_iter()
+        .filter_map(|(n, set)| set.then_some(n))
+        .collect();
+    match set.as_slice() {
+        [] => vec![FieldError::required(
+            path,
+            &format!("must specify a {what}"),
+        )],
+        [_, rest @ ..] => rest
+            .iter()
+            .map(|extra| {
+                FieldError::forbidden(
+                    &path.child(extra),
+                    &format!("may not specify more than 1 {what}"),
+                )
+            })
+            .collect(),
+    }
+}
+
 fn validate_probe(probe: &Probe, path: &Path) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    let handlers: Vec<&str> = [
+    let handlers = [
         ("exec", probe.exec.is_some()),
         ("httpGet", probe.http_get.is_some()),
         ("tcpSocket", probe.tcp_socket.is_some()),
         ("grpc", probe.grpc.is_some()),
-    ]
-    .into_iter()
-    .filter_map(|(n, set)| set.then_some(n))
-    .collect();
-    match handlers.as_slice() {
-        [] => errs.push(FieldError::required(path, "must specify a handler type")),
-        [_] => {}
-        [_, rest @ ..] => {
-            for extra in rest {
-                errs.push(FieldError::forbidden(
-                    &path.child(extra),
-                    "may not specify more than 1 handler type",
-                ));
-            }
-        }
-    }
+    ];
+    errs.extend(exactly_one(handlers, path, "handler type"));
     if let Some(exec) = &probe.exec {
         if exec.command.as_ref().is_none_or(|c| c.is_empty()) {
             errs.push(FieldError::required(

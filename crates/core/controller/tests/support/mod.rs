@@ -474,7 +474,7 @@ impl Listers for Fake {
 
 fn not_found(kind: &str, name: &str) -> ApiError {
     ApiError::NotFound {
-        kind: kind.into(),
+        resource: kind.into(),
         name: name.into(),
     }
 }
@@ -559,7 +559,7 @@ impl Client for Fake {
                 && r.metadata.name.as_deref() == Some(&name)
         }) {
             return Err(ApiError::AlreadyExists {
-                kind: "controllerrevisions.apps".into(),
+                resource: "controllerrevisions.apps".into(),
                 name,
             });
         }

@@ -580,7 +580,7 @@ impl Api for Fake {
         };
         let mut ds = *ds;
         apiserver::defaults::set_defaults_daemon_set(&mut ds);
-        apiserver::validation::validate_daemon_set(&ds).map_err(ApiError::Invalid)?;
+        apiserver::validation::validate_daemon_set(&ds).map_err(ApiError::from)?;
         let name = ds.metadata.name.clone().unwrap_or_default();
         if self
             .daemon_sets

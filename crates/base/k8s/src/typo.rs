@@ -18,6 +18,11 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The budget most places allow: two edits, or one in four characters of a long option.
+pub fn usual_budget(option: &str) -> usize {
+    2.max(option.len() / 4)
+}
+
 /// The option nearest to `word` (the first in sort order among equally near ones), if it is
 /// at most `max(option)` edits away: a plausible typo.
 pub fn closest<'a>(
