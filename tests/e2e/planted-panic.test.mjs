@@ -65,7 +65,7 @@ test('a panic inside an edit keeps the session before it: banner, download, relo
   assert.match(yaml, /^scenario: /m);
   assert.match(yaml, /kubectl label node control-plane before=panic/);
   assert.doesNotMatch(yaml, /during=panic/);
-  assert.match(await banner.textContent(), /Error: unreachable$/, 'the download said nothing failed');
+  assert.match(await banner.locator('p').textContent(), /Error: unreachable$/, 'the download said nothing failed');
 
   // Reload restores the session: the edit before the panic, the Terminal panel, nothing after.
   await reload.click();

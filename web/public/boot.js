@@ -23,7 +23,9 @@ function sameOrigin(name) {
 let app = null;
 
 // One banner at the top of the page, role=alert, with a Reload button that takes the focus,
-// and a button that runs `download` (which returns why it could not, if it could not).
+// and a button that runs `download` (which returns why it could not, if it could not). A crash
+// banner (with `download`) takes the focus itself instead: a crash on a key press (Enter in the
+// terminal) would otherwise send the rest of that key to Reload, which would reload at once.
 let bannerShown = false;
 function banner(message, download) {
   if (bannerShown) return;
@@ -50,7 +52,12 @@ function banner(message, download) {
     });
   }
   document.body.prepend(box);
-  reload.focus();
+  if (download) {
+    box.tabIndex = -1;
+    box.focus();
+  } else {
+    reload.focus();
+  }
 }
 
 // The simulator never panics on any input (DESIGN §6); if it ever does, the wasm traps
