@@ -19,9 +19,15 @@ function sameOrigin(name) {
   return url;
 }
 
-// One banner at the top of the page, role=alert, with a Reload button that takes the focus.
+// The app's exports, once its glue is imported (crates/front/app/src/crash.rs).
+let app = null;
+
+// One banner at the top of the page, role=alert, with a Reload button that takes the focus,
+// and a button that runs `download` (which returns why it could not, if it could not). A crash
+// banner (with `download`) takes the focus itself instead: a crash on a key press (Enter in the
+// terminal) would otherwise send the rest of that key to Reload, which would reload at once.
 let bannerShown = false;
-function banner(message) {
+function banner(message, download) {
   if (bannerShown) return;
   bannerShown = true;
   const box = document.createElement('div');
@@ -29,24 +35,44 @@ function banner(message) {
   box.setAttribute('role', 'alert');
   const text = document.createElement('p');
   text.textContent = message;
-  const reload = document.createElement('button');
-  reload.type = 'button';
-  reload.textContent = 'Reload';
-  reload.addEventListener('click', () => location.reload());
-  box.append(text, reload);
+  const button = (label, click) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    b.addEventListener('click', click);
+    box.append(b);
+    return b;
+  };
+  box.append(text);
+  const reload = button('Reload', () => location.reload());
+  if (download) {
+    button('Download scenario', () => {
+      const failed = download();
+      if (failed) text.textContent = `${message} The download failed: ${failed}.`;
+    });
+  }
   document.body.prepend(box);
-  reload.focus();
+  if (download) {
+    box.tabIndex = -1;
+    box.focus();
+  } else {
+    reload.focus();
+  }
 }
 
 // The simulator never panics on any input (DESIGN §6); if it ever does, the wasm traps
-// (`unreachable`: the page is built with panic=immediate-abort) and stops answering. Say so
-// plainly instead of leaving a frozen page, and offer the reload that brings the autosave back.
+// (`unreachable`: the page is built with panic=immediate-abort, so no panic hook runs) and
+// stops answering. Say so plainly instead of leaving a frozen page; tell the app to change and
+// save nothing more, so the last save is the session before the failing change; offer the
+// reload that brings it back, and that session as a file.
 function crashBanner(error) {
   if (!(error instanceof WebAssembly.RuntimeError)) return;
+  app?.stopped_by_a_crash();
   banner(
     'The playground stopped on an internal error — a bug in it, not in your scenario. ' +
       'What was saved in this browser before it stopped comes back when you reload ' +
       `(embedded pages keep nothing). Error: ${error.message}`,
+    app?.download_saved_scenario,
   );
 }
 addEventListener('error', (e) => crashBanner(e.error));
@@ -101,6 +127,7 @@ try {
   const wasm = wasmResponse(sameOrigin('wasm'));
   wasm.catch(() => {}); // reported below, once
   const bindings = await import(sameOrigin('js').href);
+  app = bindings;
   await bindings.default({ module_or_path: wasm });
 } catch (error) {
   // The page could not start (a download cut short or damaged, a file missing): say so where

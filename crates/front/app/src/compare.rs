@@ -4,7 +4,9 @@
 //! variants, the list's errors and each rollout's summary come from `scenario::compare`.
 //! Never touches storage: a comparison is read-only and leaves the saved session alone.
 
-use crate::{chart, nodes, persist, CountersTable, Ctx, Panel, Sim, Theme, TICK};
+use crate::counters::CountersTable;
+use crate::shell::TICK;
+use crate::{chart, nodes, persist, Ctx, Panel, Sim, Theme};
 use leptos::prelude::*;
 use scenario::compare::{self, Strategy, Summary};
 
@@ -35,7 +37,6 @@ fn lane_ctx(sim: Sim, playing: RwSignal<bool>, speed: RwSignal<f64>) -> Ctx {
         caption: RwSignal::new(String::new()),
         terminal: RwSignal::new(Vec::new()),
         compact: RwSignal::new(true),
-        autosave: StoredValue::new_local(None),
         unsaved: RwSignal::new(None),
     }
 }
@@ -306,7 +307,7 @@ pub(crate) fn CompareMenu(preset: Option<String>, edited: Signal<bool>) -> impl 
                 scenario::share::encode(&sc, &Default::default())
             ),
         };
-        ctx.save_now();
+        // The autosave saved the session after its last change.
         if let Some(w) = web_sys::window() {
             let _ = w.location().set_href(&url);
         }

@@ -34,6 +34,16 @@ fn download(name: &str, contents: &str, mime: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Offers a scenario as its YAML file, `<id>.yaml` (the toolbar's Download YAML, the crash
+/// banner's Download scenario).
+pub(crate) fn download_scenario(sc: &scenario::Scenario) -> Result<(), String> {
+    let name = format!(
+        "{}.yaml",
+        if sc.id.is_empty() { "scenario" } else { &sc.id }
+    );
+    download(&name, &scenario::write::to_yaml(sc), "application/yaml")
+}
+
 /// Reads a file the user picked or dropped, then hands its text to `then`.
 fn read_file(file: web_sys::File, then: impl FnOnce(String, String) + 'static) {
     let name = file.name();
@@ -110,17 +120,7 @@ pub(crate) fn Tools(
     });
 
     let download_yaml = move |_| {
-        let (name, yaml) = ctx.read(|s| {
-            let sc = s.scenario();
-            (
-                format!(
-                    "{}.yaml",
-                    if sc.id.is_empty() { "scenario" } else { &sc.id }
-                ),
-                scenario::write::to_yaml(sc),
-            )
-        });
-        if let Err(e) = download(&name, &yaml, "application/yaml") {
+        if let Err(e) = ctx.read(|s| download_scenario(s.scenario())) {
             message.set(Some((false, e)));
         }
     };

@@ -11,7 +11,7 @@
 use crate::{persist, Ctx, Sim, Start};
 use leptos::prelude::*;
 use scenario::lesson::{Block, CheckState, Inline, Lesson, LessonProgress};
-use scenario::share::{ShareLesson, ShareView};
+use scenario::share::{ShareLesson, Shared};
 
 /// A lesson as the page opens it: the steps, where the learner is, and how many steps'
 /// `run:` lines the scenario's script already holds (each step's lines play once).
@@ -59,18 +59,15 @@ fn ids() -> impl Iterator<Item = &'static str> + Clone {
     scenario::presets::LESSONS.iter().map(|p| p.id)
 }
 
-/// `?lesson=ID`: the lesson where this browser left it, else from its first step. With `save`
-/// false (an embed, which never touches storage) it starts from its first step and saves
-/// nothing.
-pub fn open(id: &str, save: bool) -> Result<Start, String> {
+/// `?lesson=ID`: the lesson where this browser left it (`saved`, its progress as saved), else
+/// from its first step. With `save` false (an embed, which never touches storage) nothing is
+/// saved.
+pub fn open(id: &str, saved: Option<Shared>, save: bool) -> Result<Start, String> {
     let file = lesson_file(id).ok_or_else(|| format!("the lesson {id} could not be read"))?;
-    let saved = save
-        .then(|| persist::load_lesson(id))
-        .flatten()
-        .and_then(|sh| {
-            let l = sh.view.lesson.clone().filter(|l| l.id == id)?;
-            Some((sh, l))
-        });
+    let saved = saved.and_then(|sh| {
+        let l = sh.view.lesson.clone().filter(|l| l.id == id)?;
+        Some((sh, l))
+    });
     let (scenario, t, panel, progress, played) = match saved {
         Some((sh, l)) => (
             sh.scenario,
@@ -142,6 +139,11 @@ impl Live {
         live
     }
 
+    /// Whether its progress is saved in this browser (`crate::autosave`).
+    pub fn saves(&self) -> bool {
+        self.save
+    }
+
     /// What a link records of the lesson (tracked).
     pub fn share(&self) -> ShareLesson {
         ShareLesson {
@@ -178,47 +180,6 @@ fn play_due(ctx: Ctx, live: Live) {
     }
 }
 
-/// What a lesson save records, compared with the last save's: script lines, files, whole
-/// seconds, panel, the lesson's state.
-type SaveKey = (usize, usize, i64, String, ShareLesson);
-
-/// Saves the lesson's progress whenever something worth saving changed: the step, the
-/// answer, the check, the script (a reveal, an edit), the panel, or a whole second of time.
-fn autosave(ctx: Ctx, live: Live) {
-    let fragments = StoredValue::new_local(scenario::share::Fragments::default());
-    Effect::new(move |last: Option<Option<SaveKey>>| {
-        let lesson = live.share();
-        let panel = ctx.panel.get().id().to_string();
-        let key = ctx.read(|s| {
-            (
-                s.scenario().script.len(),
-                s.scenario().files.len(),
-                s.elapsed().floor() as i64,
-                panel.clone(),
-                lesson.clone(),
-            )
-        });
-        if last.flatten().as_ref() == Some(&key) {
-            return Some(key);
-        }
-        let view = ShareView {
-            panel: Some(panel),
-            theme: None,
-            lesson: Some(lesson),
-        };
-        let fragment = ctx.sim.with_value(|s| {
-            fragments
-                .try_update_value(|f| f.fragment(s.scenario(), &view, Some(s.elapsed())))
-                .unwrap_or_default()
-        });
-        let failed = persist::save_lesson(&key.4.id, &fragment).err();
-        if ctx.unsaved.get_untracked() != failed {
-            ctx.unsaved.set(failed);
-        }
-        Some(key)
-    });
-}
-
 /// The pane: where the learner is, what to read, predict and do.
 #[component]
 pub(crate) fn LessonPane() -> impl IntoView {
@@ -229,9 +190,6 @@ pub(crate) fn LessonPane() -> impl IntoView {
     let n = live.lesson.with_value(|l| l.steps.len());
     let step = Memo::new(move |_| live.progress.get().step);
     play_due(ctx, live);
-    if live.save {
-        autosave(ctx, live);
-    }
     // A reload in the middle of a reveal goes on playing it.
     if live.progress.get_untracked().answered.is_some()
         && !ctx.sim.with_value(|s| s.timeline.playback().script_done())
@@ -303,7 +261,7 @@ pub(crate) fn LessonPane() -> impl IntoView {
         if moved {
             live.progress.set(p);
             play_due(ctx, live);
-            crate::focus_element("lesson-step-title");
+            crate::keyboard::focus_element("lesson-step-title");
         }
     };
     let answer = move |choice: usize| {

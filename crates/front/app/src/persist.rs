@@ -192,12 +192,15 @@ pub fn save(fragment: &str) -> Result<(), &'static str> {
     // An older session of this page that another tab displaced: the autosave is newer.
     let _ = st.remove_item(&format!("{TAB_KEPT_KEY_PREFIX}{me}"));
     set_base(Some(fragment.to_string()));
+    set_last_saved(fragment);
     Ok(())
 }
 
 thread_local! {
     /// The autosave as this page last read or wrote it.
     static BASE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// What this page saved last, session or lesson: what the crash banner downloads.
+    static LAST_SAVED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
     /// This page's id, new on every load (a reloaded tab is a new writer; its first save
     /// finds the session it restored, so nothing is kept twice).
     static TAB_ID: String = format!(
@@ -205,6 +208,20 @@ thread_local! {
         js_sys::Date::now() as u64,
         (js_sys::Math::random() * 1e6) as u64
     );
+}
+
+fn set_last_saved(fragment: &str) {
+    LAST_SAVED.with(|l| {
+        if let Ok(mut l) = l.try_borrow_mut() {
+            *l = Some(fragment.to_string());
+        }
+    });
+}
+
+/// The fragment this page saved last, session or lesson, if it saved any (read after a crash:
+/// it never panics).
+pub fn last_saved() -> Option<String> {
+    LAST_SAVED.with(|l| l.try_borrow().ok()?.clone())
 }
 
 fn tab_id() -> String {
@@ -224,7 +241,9 @@ fn set_base(value: Option<String>) {
 pub fn save_lesson(id: &str, fragment: &str) -> Result<(), &'static str> {
     let st = storage().ok_or("the browser gives this page no storage")?;
     st.set_item(&format!("{LESSON_KEY_PREFIX}{id}"), fragment)
-        .map_err(|_| "the browser refused to store it (its storage for this site may be full)")
+        .map_err(|_| "the browser refused to store it (its storage for this site may be full)")?;
+    set_last_saved(fragment);
+    Ok(())
 }
 
 /// A lesson's saved progress, if any can be read (an unreadable one is left where it is and
@@ -235,6 +254,18 @@ pub fn load_lesson(id: &str) -> Option<Shared> {
         .ok()
         .flatten()?;
     share::decode(&saved).ok()
+}
+
+/// This browser's storage, as `session::choose` reads it.
+pub struct Browser;
+
+impl crate::session::Stored for Browser {
+    fn saved(&mut self) -> Option<Result<Shared, String>> {
+        load_saved()
+    }
+    fn lesson(&mut self, id: &str) -> Option<Shared> {
+        load_lesson(id)
+    }
 }
 
 /// Opens another address of the playground (a page load).

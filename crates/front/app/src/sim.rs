@@ -23,6 +23,11 @@ fn page_clock() -> f64 {
     PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
 }
 
+/// Test builds only (feature `planted-panic`): a terminal line starting with this runs the rest
+/// of the line as a command, then panics.
+#[cfg(feature = "planted-panic")]
+pub const PLANTED_PANIC: &str = "planted-panic";
+
 /// What a command typed in the terminal (or made by an edit) printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
@@ -138,6 +143,13 @@ impl Sim {
     /// Runs a terminal line or an edit: read-only commands just run; commands that change the
     /// cluster are recorded in the script at the current time, so the scenario replays them.
     pub fn command(&mut self, line: &str) -> Output {
+        #[cfg(feature = "planted-panic")]
+        if let Some(rest) = line.strip_prefix(PLANTED_PANIC) {
+            // Half an edit, then a bug: the command runs (and is written into the script),
+            // then the page panics before the change is done.
+            let _ = self.timeline.run_command(rest.trim());
+            panic!("{PLANTED_PANIC}");
+        }
         output(line, self.timeline.run_command(line))
     }
 

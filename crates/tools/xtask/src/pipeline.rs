@@ -445,12 +445,16 @@ fn run_step(root: &Path, name: &str) -> Result {
             .env("TMPDIR", &scratch.0)
             .env(BROWSER_TEST_TIMEOUT.0, BROWSER_TEST_TIMEOUT.1))
         }
-        "build" => release_build(root),
+        "build" => release_build(root).and_then(|()| match e2e_runs(PLANTED_PANIC_TEST) {
+            true => planted_panic_build(root),
+            false => Ok(()),
+        }),
         "e2e" => e2e(root),
         "soak" => browser_tests(
             root,
             "soak",
             &[format!("{}/soak/soak.mjs", ensure::NPM_DIR)],
+            Command::new("node"),
         ),
         "fuzz" => fuzz_smoke(root),
         other => Err(format!("internal: no step {other:?}")),
@@ -501,10 +505,59 @@ pub fn dist_dir(root: &Path) -> PathBuf {
     root.join("dist")
 }
 
+/// The app's cargo feature that plants a panic (`crates/front/app/Cargo.toml`), and its e2e test.
+const PLANTED_PANIC: &str = "planted-panic";
+const PLANTED_PANIC_TEST: &str = "planted-panic.test.mjs";
+
+/// Where the test page with a planted panic is built: under the target folder, never in
+/// `dist/` (it must not ship, nor count in the page's weight).
+fn planted_panic_dist(root: &Path) -> PathBuf {
+    target_dir(root).join("dist-planted-panic")
+}
+
+/// The release build again with the app's `planted-panic` feature (a terminal command that
+/// panics in the middle of an edit), for [`PLANTED_PANIC_TEST`]: the crash banner is tested on
+/// the page as it ships (immediate-abort std, optimised, packed), with one command more. Only
+/// the app crate and the link are redone.
+fn planted_panic_build(root: &Path) -> Result {
+    let dist = planted_panic_dist(root);
+    run(crate::lean_std::configure(
+        Command::new("trunk")
+            .args(["build", "--release", "--features", PLANTED_PANIC, "--dist"])
+            .arg(&dist),
+    ))?;
+    crate::pack::pack(root, &dist)
+}
+
+/// Whether the e2e step runs this test file (all of them unless `E2E_ONLY` names others).
+fn e2e_runs(file: &str) -> bool {
+    std::env::var("E2E_ONLY").map_or(true, |only| only.split(',').any(|f| f.trim() == file))
+}
+
 /// Serves `dist/` on a free loopback port and runs `node --test` on `tests/e2e/` against it, or
 /// only on the files named in `E2E_ONLY` (comma-separated, e.g. `embed-api.test.mjs`): one
 /// feature's tests without every browser test of the suite.
 fn e2e(root: &Path) -> Result {
+    // The test page with a planted panic, on a server of its own (its own origin: its saves
+    // never meet the other tests').
+    let planted = planted_panic_dist(root);
+    let planted =
+        match (
+            e2e_runs(PLANTED_PANIC_TEST),
+            planted.join("index.html").is_file(),
+        ) {
+            (false, _) => None,
+            (true, true) => Some(StaticServer::start(planted).map_err(|e| {
+                format!("starting the static server of the planted-panic page: {e}")
+            })?),
+            (true, false) => {
+                return Err(format!(
+                    "{}/index.html is missing: the build step makes it \
+                 (`cargo xtask test --only build,e2e`)",
+                    planted.display()
+                ))
+            }
+        };
     let files: Vec<String> = match std::env::var("E2E_ONLY") {
         Ok(only) => only
             .split(',')
@@ -512,11 +565,15 @@ fn e2e(root: &Path) -> Result {
             .collect(),
         Err(_) => vec![format!("{}/", ensure::NPM_DIR)],
     };
-    browser_tests(root, "e2e", &files)
+    let mut node = Command::new("node");
+    if let Some(planted) = &planted {
+        node.env("E2E_PLANTED_PANIC_URL", planted.url());
+    }
+    browser_tests(root, "e2e", &files, node)
 }
 
 /// Serves `dist/` on a free loopback port and runs `node --test` on `files` against it.
-fn browser_tests(root: &Path, step: &str, files: &[String]) -> Result {
+fn browser_tests(root: &Path, step: &str, files: &[String], mut node: Command) -> Result {
     let dist = dist_dir(root);
     if !dist.join("index.html").is_file() {
         return Err(format!(
@@ -528,7 +585,7 @@ fn browser_tests(root: &Path, step: &str, files: &[String]) -> Result {
     let server =
         StaticServer::start(dist).map_err(|e| format!("starting the static server: {e}"))?;
     note(&format!("serving dist/ at {}", server.url()));
-    run(Command::new("node")
+    run(node
         .arg("--test")
         .args(files)
         .env("E2E_BASE_URL", server.url())
