@@ -275,7 +275,7 @@ fn LaneView(lane: Lane, k: usize, summary: Memo<(Option<Summary>, String)>) -> i
                 <dt>"Waves (deletion batches)"</dt>
                 <dd data-testid="waves">{move || summary.with(|(s, _)| s.as_ref().map_or(0, |s| s.waves))}</dd>
             </dl>
-            <CountersTable/>
+            <CountersTable in_lane=true/>
             <nodes::ClusterPane read_only=true/>
         </section>
     }

@@ -5,8 +5,10 @@ use crate::Ctx;
 use leptos::prelude::*;
 use scenario::view::Counters;
 
+/// `in_lane`: one of the compare view's variants, whose own section names it (a second
+/// "DaemonSet counters" region per variant would give landmarks of the same name).
 #[component]
-pub(crate) fn CountersTable() -> impl IntoView {
+pub(crate) fn CountersTable(#[prop(optional)] in_lane: bool) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let row = |c: &Counters| {
         view! {
@@ -25,7 +27,7 @@ pub(crate) fn CountersTable() -> impl IntoView {
         }
     };
     view! {
-        <section class="counters" aria-label="DaemonSet counters">
+        <section class="counters" aria-label=(!in_lane).then_some("DaemonSet counters")>
             <table>
                 <thead><tr>
                     <th>"NAME"</th><th>"DESIRED"</th><th>"CURRENT"</th><th>"READY"</th>

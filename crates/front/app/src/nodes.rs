@@ -8,7 +8,8 @@ use scenario::edit::Edit;
 use scenario::view::{NodeCard as NodeModel, PodChip};
 use std::collections::HashMap;
 
-/// `read_only`: no "Add nodes" (the compare view's variants must keep the same nodes).
+/// `read_only`: no "Add nodes" (the compare view's variants must keep the same nodes), and no
+/// landmark name of its own (the variant's section names it).
 #[component]
 pub(crate) fn ClusterPane(#[prop(optional)] read_only: bool) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -31,7 +32,7 @@ pub(crate) fn ClusterPane(#[prop(optional)] read_only: bool) -> impl IntoView {
             .with(|v| v.nodes.iter().filter(|n| n.deleted.is_none()).count())
     };
     view! {
-        <section class="cluster" aria-label="Nodes">
+        <section class="cluster" aria-label=(!read_only).then_some("Nodes")>
             <div class="cluster-bar">
                 <h3>{move || format!("{} nodes", count())}</h3>
                 <Legend/>
@@ -153,7 +154,6 @@ fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView 
     };
     let gone = departures(ctx, node);
     let click_name = name.clone();
-    let key_name = name.clone();
     view! {
         <article class="node" data-node=name.clone()
             data-decision=move || node.with(|n| n.as_ref().map_or("none", decision))
@@ -165,13 +165,9 @@ fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView 
             class:in-wave=move || node.with(|n| n.as_ref().is_some_and(|n| n.in_wave))
             class:cordoned=move || node.with(|n| n.as_ref().is_some_and(|n| n.status.contains("SchedulingDisabled")))
             class:not-ready=move || node.with(|n| n.as_ref().is_some_and(not_ready))
-            tabindex="0" role="button" aria-pressed=move || sel().to_string()
-            aria-label=format!("node {name}: explain")
-            on:click=move |_| select(ctx, &click_name)
-            on:keydown=move |ev| if ev.key() == "Enter" || ev.key() == " " {
-                ev.prevent_default();
-                select(ctx, &key_name);
-            }>
+            // A click anywhere on the card chooses the node; the keyboard reaches the name's
+            // button in the header, whose click bubbles here.
+            on:click=move |_| select(ctx, &click_name)>
             {move || node.get().map(|n| node_body(&n, gone))}
         </article>
     }
@@ -262,7 +258,10 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
         .map(|(ds, e)| format!("DaemonSet {ds}: {}", e.summary));
     view! {
         <header>
-            <h4>{n.name.clone()}</h4>
+            <h4><button type="button" class="node-pick" aria-pressed={
+                let name = n.name.clone();
+                move || ctx.selected.with(|s| s.as_deref() == Some(name.as_str())).to_string()
+            }>{n.name.clone()}</button></h4>
             <span class=badge_class title=badge_title>{badge}</span>
         </header>
         <p class="node-meta">

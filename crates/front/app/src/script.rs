@@ -44,7 +44,8 @@ pub(crate) fn ScriptPanel() -> impl IntoView {
     });
     view! {
         <section class="script" aria-label="Script">
-            <ol>
+            // Focusable: it scrolls, and a keyboard must be able to scroll it.
+            <ol tabindex="0" aria-label="Script lines">
                 {move || lines.get().into_iter().map(|(text, state)| view! {
                     <li class=state><code>{text}</code></li>
                 }).collect_view()}

@@ -248,15 +248,19 @@ pub fn Playground(
             <main class="page embed-page">
                 <embed_api::EmbedApi restart/>
                 <header class="embed-head">
-                    <b>{title}</b>
+                    <h1 class="embed-title">{title}</h1>
                     <a href=move || format!("{}{}", persist::base_url(), ctx.read(|s| s.share_fragment(None, lesson::shared())))
                         target="_blank" rel="noopener">"Open in the playground ↗"</a>
                 </header>
                 <lesson::LessonPane/>
                 {controls.then(|| view! { <transport::Transport/> })}
                 <CountersTable/>
+                // The panel asked for comes before the cluster, so a small frame shows it first.
+                {extra.map(|p| view! {
+                    <div class="panel embed-panel" data-panel=p.id() tabindex="0" role="region"
+                        aria-label=format!("{} panel", p.label())>{panel_view(p)}</div>
+                })}
                 <nodes::ClusterPane/>
-                {extra.map(|p| view! { <div class="panel embed-panel" data-panel=p.id()>{panel_view(p)}</div> })}
             </main>
         }
         .into_any();

@@ -37,7 +37,7 @@ pub struct Needs {
     pub trunk: bool,
     /// `wasm-bindgen` and `wasm-bindgen-test-runner`.
     pub wasm_bindgen: bool,
-    /// `npm ci` in `tests/e2e`: wasm-opt (binaryen) and playwright-core.
+    /// `npm ci` in `tests/e2e`: wasm-opt (binaryen), playwright-core and axe-core.
     pub npm: bool,
     /// Debian's Chromium and chromedriver.
     pub browser: bool,
@@ -368,7 +368,7 @@ fn ensure_npm_packages(root: &Path, pins: &Pins) -> Result {
         }
         capture("npm", &["--version"])
             .ok_or("`npm` not found: install npm (it comes with Node.js)")?;
-        banner(&format!("installing npm packages of {NPM_DIR} (npm ci: binaryen's wasm-opt, playwright-core; ~10 s)"));
+        banner(&format!("installing npm packages of {NPM_DIR} (npm ci: binaryen's wasm-opt, playwright-core, axe-core; ~10 s)"));
         run(Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
             .current_dir(&dir))?;
