@@ -5,6 +5,10 @@ use crate::Ctx;
 use leptos::prelude::*;
 use scenario::view::Counters;
 
+/// What the numbers are, and hence why they trail the cards.
+const STATUS_NOTE: &str = "The DaemonSet's status as the controller last wrote it: it changes \
+     on the controller's next sync after a pod does, so it can trail the nodes below.";
+
 /// `in_lane`: one of the compare view's variants, whose own section names it (a second
 /// "DaemonSet counters" region per variant would give landmarks of the same name).
 #[component]
@@ -28,7 +32,8 @@ pub(crate) fn CountersTable(#[prop(optional)] in_lane: bool) -> impl IntoView {
     };
     view! {
         <section class="counters" aria-label=(!in_lane).then_some("DaemonSet counters")>
-            <table>
+            <table title=STATUS_NOTE>
+                <caption class="visually-hidden">{STATUS_NOTE}</caption>
                 <thead><tr>
                     <th>"NAME"</th><th>"DESIRED"</th><th>"CURRENT"</th><th>"READY"</th>
                     <th>"UP-TO-DATE"</th><th>"AVAILABLE"</th><th>"NODE SELECTOR"</th><th>"AGE"</th>

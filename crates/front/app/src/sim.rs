@@ -78,6 +78,11 @@ impl Sim {
         self.timeline.horizon()
     }
 
+    /// The script is done and nothing is in flight: playing on changes nothing.
+    pub fn at_rest(&self) -> bool {
+        self.timeline.at_rest()
+    }
+
     pub fn view(&self) -> ClusterView {
         cluster_view(self.timeline.cluster())
     }

@@ -25,6 +25,7 @@ pub(crate) fn Transport() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let clock = Memo::new(move |_| ctx.read(|s| s.elapsed()));
     let horizon = Memo::new(move |_| ctx.read(|s| s.horizon()));
+    let at_rest = Memo::new(move |_| ctx.read(|s| s.at_rest()));
     let reset = move |_| {
         ctx.playing.set(false);
         ctx.mutate(|s| s.reset());
@@ -33,7 +34,7 @@ pub(crate) fn Transport() -> impl IntoView {
     view! {
         <section class="transport" aria-label="Time controls">
             <div class="buttons">
-                <button class="reset" aria-label="Reset to the start" title="Reset to the start" on:click=reset>"↺ Reset"</button>
+                <button class="reset" aria-label="Rewind to the start" title="Rewind to t = 0 (your edits stay)" on:click=reset>"⏮ Rewind"</button>
                 <button class="back" aria-label="Step back" title="Step back (←)"
                     disabled=move || clock.get() <= 0.0
                     on:click=move |_| step_back(ctx)>"◀ Back"</button>
@@ -67,6 +68,13 @@ pub(crate) fn Transport() -> impl IntoView {
                 }/>
             <span class="clock" data-testid="clock" aria-live="off">
                 "t = " {move || format!("{:.1}s", clock.get())}
+                // Said, not announced: the clock runs on, and nothing more will happen.
+                <Show when=move || at_rest.get()>
+                    <span class="at-rest" data-testid="at-rest"
+                        title="The script is done and nothing is scheduled: time passes, nothing changes until you act.">
+                        "at rest: nothing more will happen"
+                    </span>
+                </Show>
             </span>
             // A screen reader hears the caption of a step, not every change while it plays.
             <p class="caption" data-testid="caption"

@@ -473,12 +473,18 @@ impl Timeline {
         }
     }
 
+    /// Whether nothing more will happen unless someone acts: the script is done and the
+    /// cluster has nothing in flight ([`Cluster::is_settled`]).
+    pub fn at_rest(&self) -> bool {
+        self.play.script_done() && self.play.session.cluster.is_settled()
+    }
+
     /// Runs events up to the next visible change and says what it was. None when none can
     /// come (the script is done and the cluster at rest) or none came within
     /// [`MAX_STEP_EVENTS`] events.
     pub fn step_forward(&mut self) -> Option<Caption> {
         for _ in 0..MAX_STEP_EVENTS {
-            if self.play.script_done() && self.play.session.cluster.is_settled() {
+            if self.at_rest() {
                 return None;
             }
             match self.steps_observed() {

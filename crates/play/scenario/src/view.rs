@@ -479,9 +479,9 @@ pub fn create_failure(c: &Cluster, namespace: Option<&str>, name: &str) -> Optio
     })
 }
 
-/// Where a pod should run but has none and the controller's creates fail
-/// ([`create_failure`]), the verdict says so: every check passing would not explain the
-/// missing pod.
+/// Where a pod should run but has none, the verdict says so: when the controller's creates
+/// fail ([`create_failure`]), why; else that it is not there yet. Every check passing would
+/// not explain the missing pod, and "runs a daemon pod" would be untrue.
 fn note_failing_creates(c: &Cluster, nodes: &mut [NodeCard]) {
     // (card, verdict) where the DaemonSet should run a pod and the node has none of its pods.
     let lacking: Vec<(usize, usize)> = nodes
@@ -513,6 +513,9 @@ fn note_failing_creates(c: &Cluster, nodes: &mut [NodeCard]) {
                 "should run a daemon pod (every check passes), but the controller's create \
                  fails: {why}"
             );
+        } else if let Some(rest) = e.summary.strip_prefix("runs a daemon pod") {
+            // Not yet: the controller has not created it (DESIRED and CURRENT may still be 0).
+            e.summary = format!("should run a daemon pod, none here yet{rest}");
         }
     }
 }

@@ -434,3 +434,34 @@ fn a_pod_waiting_for_an_image_says_the_pull_error() {
         "{why}"
     );
 }
+
+/// Until the controller has created a node's pod, the card says the pod should run there, not
+/// that it runs (issue 24: at t=0 the cards said "runs a daemon pod" beside DESIRED 0).
+#[test]
+fn a_node_says_should_run_until_its_daemon_pod_exists() {
+    let mut tl = Timeline::new(common::parse("f1-one-pod-per-node")).expect("starts");
+    let summary = |v: &scenario::view::ClusterView, node: &str| {
+        v.nodes
+            .iter()
+            .find(|n| n.name == node)
+            .and_then(|n| n.verdicts.first())
+            .map(|(_, e)| e.summary.clone())
+            .unwrap_or_default()
+    };
+    let v = step_until(&mut tl, 50, |v| !summary(v, "worker").is_empty());
+    let worker = v.nodes.iter().find(|n| n.name == "worker").expect("worker");
+    assert!(worker.pods.is_empty(), "no pod yet");
+    assert_eq!(
+        summary(&v, "worker"),
+        "should run a daemon pod, none here yet: every check passes"
+    );
+    let v = step_until(&mut tl, 200, |v| {
+        v.nodes
+            .iter()
+            .any(|n| n.name == "worker" && !n.pods.is_empty())
+    });
+    assert_eq!(
+        summary(&v, "worker"),
+        "runs a daemon pod: every check passes"
+    );
+}
