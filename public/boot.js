@@ -95,6 +95,7 @@ const on = (name) => page.has(name) && page.get(name) !== '0';
 if (on('embed') && on('ctl')) await clickToLoad();
 
 async function clickToLoad() {
+  document.getElementById('boot-fallback')?.remove();
   const theme = page.get('theme');
   if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
   const box = document.createElement('main');
@@ -129,7 +130,10 @@ try {
   const bindings = await import(sameOrigin('js').href);
   app = bindings;
   await bindings.default({ module_or_path: wasm });
+  document.getElementById('boot-fallback')?.remove();
 } catch (error) {
+  // The fallback's words stay, shown at once: they say what a host must do.
+  document.getElementById('boot-fallback')?.setAttribute('data-failed', '');
   // The page could not start (a download cut short or damaged, a file missing): say so where
   // the playground would be, instead of an empty page.
   // A decoder error reaches the compiler only as "failed to read from a ReadableStream".

@@ -162,9 +162,14 @@ fn CodeEditor(text: RwSignal<String>, diags: Memo<Vec<Diag>>) -> impl IntoView {
                             ev.prevent_default();
                             insert_at_cursor(&ev, "  ", text);
                         } else if ev.key() == "Escape" {
+                            // To the YAML tab, not to the page's body: from there Tab comes
+                            // back into the panel and the arrows go on to the other panels.
+                            // Without the tabs (an embed), out of the editor all the same.
                             use wasm_bindgen::JsCast;
-                            if let Some(ta) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
-                                let _ = ta.blur();
+                            if !crate::keyboard::focus_element(&format!("tab-{}", crate::Panel::Yaml.id())) {
+                                if let Some(ta) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+                                    let _ = ta.blur();
+                                }
                             }
                         }
                     }></textarea>

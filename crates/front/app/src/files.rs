@@ -77,6 +77,18 @@ enum Tool {
     Export,
 }
 
+impl Tool {
+    /// The id of the button that opens and closes the tool's dialog.
+    fn button_id(self) -> &'static str {
+        match self {
+            Tool::Share => "tool-share",
+            Tool::Embed => "tool-embed",
+            Tool::Import => "tool-import",
+            Tool::Export => "tool-export",
+        }
+    }
+}
+
 /// The toolbar under the story, and the dialog of the tool in use.
 #[component]
 pub(crate) fn Tools(
@@ -128,7 +140,9 @@ pub(crate) fn Tools(
         let Some(id) = restart.with_untracked(|s| s.preset.clone()) else {
             return;
         };
-        if edited.get_untracked() && !confirm("Reset to the preset and discard every edit?") {
+        if edited.get_untracked()
+            && !confirm("Discard every edit and go back to the preset as it ships?")
+        {
             return;
         }
         match Start::preset(&id) {
@@ -137,11 +151,22 @@ pub(crate) fn Tools(
         }
     };
     let has_preset = move || restart.with(|s| s.preset.is_some());
+    // Esc closes the open dialog, from its button or from inside it, and gives the focus back
+    // to its button.
+    let escape = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() != "Escape" {
+            return;
+        }
+        if let Some(t) = tool.get_untracked() {
+            tool.set(None);
+            crate::keyboard::focus_element(t.button_id());
+        }
+    };
     view! {
-        <div class="tools" role="toolbar" aria-label="Scenario">
-            <button aria-expanded=move || (tool.get() == Some(Tool::Share)).to_string()
+        <div class="tools" role="toolbar" aria-label="Scenario" on:keydown=escape>
+            <button id=Tool::Share.button_id() aria-expanded=move || (tool.get() == Some(Tool::Share)).to_string()
                 on:click=move |_| toggle(Tool::Share)>"Share link"</button>
-            <button aria-expanded=move || (tool.get() == Some(Tool::Embed)).to_string()
+            <button id=Tool::Embed.button_id() aria-expanded=move || (tool.get() == Some(Tool::Embed)).to_string()
                 on:click=move |_| toggle(Tool::Embed)>"Embed"</button>
             <button on:click=download_yaml>"Download YAML"</button>
             <label class="button">"Open file…"
@@ -154,13 +179,14 @@ pub(crate) fn Tools(
                         if let Some(i) = input { i.set_value(""); }
                     }/>
             </label>
-            <button aria-expanded=move || (tool.get() == Some(Tool::Import)).to_string()
+            <button id=Tool::Import.button_id() aria-expanded=move || (tool.get() == Some(Tool::Import)).to_string()
                 on:click=move |_| toggle(Tool::Import)>"Import nodes"</button>
-            <button aria-expanded=move || (tool.get() == Some(Tool::Export)).to_string()
+            <button id=Tool::Export.button_id() aria-expanded=move || (tool.get() == Some(Tool::Export)).to_string()
                 on:click=move |_| toggle(Tool::Export)>"Run on a real cluster"</button>
             <Show when=has_preset>
                 <button class="danger" on:click=reset_to_preset
-                    disabled=move || !edited.get()>"Reset to preset"</button>
+                    title="Back to the preset as it ships: every edit to this scenario is discarded"
+                    disabled=move || !edited.get()>"Discard edits"</button>
             </Show>
             {move || match ctx.unsaved.get() {
                 Some(why) => Some(view! {
@@ -174,11 +200,15 @@ pub(crate) fn Tools(
         {move || message.get().map(|(ok, m)| view! {
             <pre class=if ok { "tool-message" } else { "tool-message error" } role="alert">{m}</pre>
         })}
-        {move || tool.get().map(|t| match t {
-            Tool::Share => view! { <ShareDialog theme/> }.into_any(),
-            Tool::Embed => view! { <EmbedDialog/> }.into_any(),
-            Tool::Import => view! { <ImportDialog restart/> }.into_any(),
-            Tool::Export => view! { <ExportDialog/> }.into_any(),
+        {move || tool.get().map(|t| view! {
+            <div class="tool-keys" on:keydown=escape>
+                {match t {
+                    Tool::Share => view! { <ShareDialog theme/> }.into_any(),
+                    Tool::Embed => view! { <EmbedDialog/> }.into_any(),
+                    Tool::Import => view! { <ImportDialog restart/> }.into_any(),
+                    Tool::Export => view! { <ExportDialog/> }.into_any(),
+                }}
+            </div>
         })}
     }
 }
@@ -197,10 +227,11 @@ fn ShareDialog(theme: RwSignal<Theme>) -> impl IntoView {
             (format!("{}{}", persist::base_url(), f), f)
         })
     });
+    let copied = RwSignal::new(String::new());
     let copy = move |_| {
         let (url, fragment) = link.get_untracked();
         persist::replace_address(&fragment);
-        persist::copy_to_clipboard(&url);
+        persist::copy_to_clipboard(&url, "link", move |m| copied.set(m));
     };
     view! {
         <div class="dialog-inline" aria-label="Share link">
@@ -210,6 +241,7 @@ fn ShareDialog(theme: RwSignal<Theme>) -> impl IntoView {
                 <button class="primary" on:click=copy>"Copy link"</button>
                 <span class="muted">{move || format!("{} characters", link.with(|l| l.0.len()))}</span>
             </div>
+            <p class="copied" role="status" data-testid="copy-status">{move || copied.get()}</p>
             {move || link.with(|l| link_warning(l.0.len()).map(|w| w.message(l.0.len())))
                 .map(|m| view! { <p class="warn" role="status">{m}</p> })}
         </div>
@@ -221,6 +253,7 @@ fn EmbedDialog() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let panel = RwSignal::new(String::new());
     let autoplay = RwSignal::new(true);
+    let copied = RwSignal::new(String::new());
     let snippet = Memo::new(move |_| {
         let base = persist::base_url();
         let mut q = String::from("?embed=1");
@@ -269,7 +302,10 @@ fn EmbedDialog() -> impl IntoView {
                 </label>
             </div>
             <textarea readonly class="link" aria-label="Embed snippet" rows="4" prop:value=move || snippet.get()></textarea>
-            <button class="primary" on:click=move |_| persist::copy_to_clipboard(&snippet.get_untracked())>"Copy embed snippet"</button>
+            <button class="primary" on:click=move |_| {
+                persist::copy_to_clipboard(&snippet.get_untracked(), "embed snippet", move |m| copied.set(m));
+            }>"Copy embed snippet"</button>
+            <p class="copied" role="status" data-testid="copy-status">{move || copied.get()}</p>
         </div>
     }
 }

@@ -26,6 +26,29 @@ pub(crate) fn ClusterPane(#[prop(optional)] read_only: bool) -> impl IntoView {
         })
     });
     let adding = RwSignal::new(false);
+    // Closing the form (Cancel, Esc, or nodes added) gives the focus back to its button.
+    let close_adding = move || {
+        adding.set(false);
+        crate::keyboard::focus_element("add-nodes");
+    };
+    // The grid is one Tab stop (roving tabindex): the node focused last, or the first node.
+    let stop = RwSignal::new(None::<String>);
+    let tab_stop = Memo::new(move |_| {
+        stop.with(|s| match s {
+            Some(s) if index.with(|i| i.contains_key(s)) => Some(s.clone()),
+            _ => names.with(|n| n.first().cloned()),
+        })
+    });
+    let grid_focus = move |ev: leptos::ev::FocusEvent| {
+        use wasm_bindgen::JsCast;
+        let name = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.get_attribute(crate::keyboard::GRID_ITEM));
+        if name.is_some() && stop.with_untracked(|s| *s != name) {
+            stop.set(name);
+        }
+    };
     // The nodes that exist; a deleted node's card (still holding pods) is not one of them.
     let count = move || {
         ctx.vm
@@ -42,20 +65,22 @@ pub(crate) fn ClusterPane(#[prop(optional)] read_only: bool) -> impl IntoView {
                     " compact"
                 </label>
                 {(!read_only).then(|| view! {
-                    <button class="add-nodes" aria-expanded=move || adding.get().to_string()
+                    <button class="add-nodes" id="add-nodes" aria-expanded=move || adding.get().to_string()
+                        on:keydown=move |ev| if ev.key() == "Escape" { close_adding() }
                         on:click=move |_| adding.update(|a| *a = !*a)>"+ Add nodes"</button>
                 })}
             </div>
             <Show when=move || adding.get()>
-                <AddNodes close=move || adding.set(false)/>
+                <AddNodes close=close_adding/>
             </Show>
             {move || if ctx.compact.get() {
-                view! { <Tiles/> }.into_any()
+                view! { <Tiles tab_stop grid_focus/> }.into_any()
             } else {
                 view! {
-                    <div class="nodes">
+                    <div class="nodes" on:keydown=move |ev| crate::keyboard::grid_keys(&ev)
+                        on:focusin=grid_focus>
                         <For each=move || names.get() key=|n| n.clone() let:name>
-                            <NodeCard name index/>
+                            <NodeCard name index tab_stop/>
                         </For>
                     </div>
                 }.into_any()
@@ -145,7 +170,11 @@ fn select(ctx: Ctx, name: &str) {
 }
 
 #[component]
-fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView {
+fn NodeCard(
+    name: String,
+    index: Memo<HashMap<String, usize>>,
+    tab_stop: Memo<Option<String>>,
+) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let node = node_memo(ctx, name.clone(), index);
     let sel = {
@@ -168,7 +197,7 @@ fn NodeCard(name: String, index: Memo<HashMap<String, usize>>) -> impl IntoView 
             // A click anywhere on the card chooses the node; the keyboard reaches the name's
             // button in the header, whose click bubbles here.
             on:click=move |_| select(ctx, &click_name)>
-            {move || node.get().map(|n| node_body(&n, gone))}
+            {move || node.get().map(|n| node_body(&n, gone, tab_stop))}
         </article>
     }
 }
@@ -237,7 +266,11 @@ fn still_shown(departures: &[Departure], now: f64) -> Vec<String> {
         .collect()
 }
 
-fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
+fn node_body(
+    n: &NodeModel,
+    gone: RwSignal<Vec<Departure>>,
+    tab_stop: Memo<Option<String>>,
+) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let verdict = first_verdict(n).cloned();
     let (badge, badge_class) = match decision(n) {
@@ -258,10 +291,12 @@ fn node_body(n: &NodeModel, gone: RwSignal<Vec<Departure>>) -> impl IntoView {
         .map(|(ds, e)| format!("DaemonSet {ds}: {}", e.summary));
     view! {
         <header>
-            <h4><button type="button" class="node-pick" aria-pressed={
-                let name = n.name.clone();
-                move || ctx.selected.with(|s| s.as_deref() == Some(name.as_str())).to_string()
-            }>{n.name.clone()}</button></h4>
+            <h4><button type="button" class="node-pick" data-item=n.name.clone()
+                tabindex=roving_tabindex(tab_stop, n.name.clone())
+                aria-pressed={
+                    let name = n.name.clone();
+                    move || ctx.selected.with(|s| s.as_deref() == Some(name.as_str())).to_string()
+                }>{n.name.clone()}</button></h4>
             <span class=badge_class title=badge_title>{badge}</span>
         </header>
         <p class="node-meta">
@@ -429,21 +464,38 @@ fn tile(n: &NodeModel) -> Tile {
 /// tiles keyed by their whole look, so a frame re-renders only the tiles that changed (smooth at
 /// thousands of nodes).
 #[component]
-fn Tiles() -> impl IntoView {
+fn Tiles(
+    tab_stop: Memo<Option<String>>,
+    grid_focus: impl Fn(leptos::ev::FocusEvent) + Copy + 'static,
+) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let tiles = Memo::new(move |_| {
         ctx.vm
             .with(|v| v.nodes.iter().map(tile).collect::<Vec<_>>())
     });
     view! {
-        <ul class="tiles" aria-label="nodes (compact)">
+        <ul class="tiles" aria-label="nodes (compact)"
+            on:keydown=move |ev| crate::keyboard::grid_keys(&ev) on:focusin=grid_focus>
             <For each=move || tiles.get() key=|t| t.clone() let:t>
                 <li>
                     <button class=t.class data-node=t.name.clone() title=t.title.clone()
+                        data-item=t.name.clone() tabindex=roving_tabindex(tab_stop, t.name.clone())
                         aria-label=t.title on:click=move |_| select(ctx, &t.name)></button>
                 </li>
             </For>
         </ul>
+    }
+}
+
+/// A grid item's `tabindex`: 0 for the grid's one Tab stop, -1 for the others (reached with
+/// the arrows, `keyboard::grid_keys`).
+fn roving_tabindex(tab_stop: Memo<Option<String>>, name: String) -> impl Fn() -> &'static str {
+    move || {
+        if tab_stop.with(|s| s.as_deref() == Some(name.as_str())) {
+            "0"
+        } else {
+            "-1"
+        }
     }
 }
 
@@ -488,7 +540,8 @@ fn AddNodes(close: impl Fn() + Copy + 'static) -> impl IntoView {
         }
     };
     view! {
-        <form class="add-form" on:submit=submit aria-label="Add nodes">
+        <form class="add-form" on:submit=submit aria-label="Add nodes"
+            on:keydown=move |ev| if ev.key() == "Escape" { close() }>
             <label>"Name prefix "<input aria-label="Name prefix" prop:value=move || prefix.get()
                 on:input=move |ev| prefix.set(event_target_value(&ev))/></label>
             <label>"How many "<input aria-label="How many" type="number" min="1" max="1000"

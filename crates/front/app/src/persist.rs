@@ -369,6 +369,40 @@ pub fn keep_saved_aside(opening: &Scenario) -> Result<Option<String>, String> {
 
 /// The session kept under `key`, to open in place of the saved one, which takes its place
 /// under `key` (so restoring swaps the two, and nothing is lost either way).
+/// A session kept aside, in words for a notice (never its storage key): its title, how many
+/// script lines it holds, and when it was kept when the key tells.
+pub fn describe_kept(key: &str) -> String {
+    let scenario = storage()
+        .and_then(|st| st.get_item(key).ok().flatten())
+        .and_then(|saved| share::decode(&saved).ok())
+        .map(|s| s.scenario);
+    let mut words = match scenario {
+        Some(sc) => {
+            let lines = sc.script.len();
+            format!(
+                "“{}”, {lines} script line{}",
+                sc.title,
+                if lines == 1 { "" } else { "s" }
+            )
+        }
+        None => "a session".to_string(),
+    };
+    let millis = key
+        .rsplit('.')
+        .next()
+        .and_then(|t| t.parse::<f64>().ok())
+        .filter(|_| key.starts_with(KEPT_KEY_PREFIX) && !key.starts_with(TAB_KEPT_KEY_PREFIX));
+    if let Some(ms) = millis {
+        let d = js_sys::Date::new(&ms.into());
+        words.push_str(&format!(
+            ", kept at {:02}:{:02}",
+            d.get_hours(),
+            d.get_minutes()
+        ));
+    }
+    words
+}
+
 pub fn take_kept(key: &str) -> Result<Shared, String> {
     let st = storage().ok_or("the browser's storage is not available")?;
     let saved = st
@@ -446,10 +480,29 @@ pub fn base_url() -> String {
 
 /// Copies text to the clipboard when the page may (it may not in a sandbox); the caller shows
 /// the text too, so it can be copied by hand.
-pub fn copy_to_clipboard(text: &str) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.navigator().clipboard().write_text(text);
-    }
+/// Copies `text` to the clipboard, then tells `done` what became of it: the words to show in
+/// a status line (the browser may refuse: no permission, an insecure page, a sandboxed frame).
+pub fn copy_to_clipboard(text: &str, what: &'static str, done: impl FnOnce(String) + 'static) {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let promise = w.navigator().clipboard().write_text(text);
+    leptos::task::spawn_local(async move {
+        done(match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => format!("Copied the {what} to the clipboard."),
+            Err(e) => {
+                let why = js_sys::Reflect::get(&e, &"message".into())
+                    .ok()
+                    .and_then(|m| m.as_string())
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| "the browser refused".into());
+                format!(
+                    "The {what} was not copied ({why}). Select the text above and copy it \
+                     with Ctrl+C (⌘C on a Mac)."
+                )
+            }
+        })
+    });
 }
 
 /// "did you mean `k=closest`? The WHAT are a, b or c".

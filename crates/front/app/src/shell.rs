@@ -75,15 +75,16 @@ pub fn App() -> impl IntoView {
                         </div>
                     })}
                     {move || kept.get().map(|Kept { key, from_tab }| {
+                        let what = persist::describe_kept(&key);
                         let said = if from_tab {
-                            "This page opened the session saved last. Another tab's session, open at the same time, was kept aside in this browser, under “".to_string()
+                            format!("This page opened the session saved last. Another tab's session, open at the same time ({what}), was kept aside in this browser.")
                         } else {
-                            format!("This page opened {opened}. Your previous session was kept aside in this browser, under “")
+                            format!("This page opened {opened}. Your previous session ({what}) was kept aside in this browser.")
                         };
                         let dismissed = key.clone();
                         view! {
                         <div class="notice kept" role="status" data-testid="kept">
-                            <p>{said}<code>{key.clone()}</code>"”."</p>
+                            <p>{said}</p>
                             <button on:click=move |_| {
                                 match persist::take_kept(&key).and_then(Start::shared) {
                                     Ok(s) => {
@@ -268,6 +269,11 @@ pub fn Playground(
     let selected_preset = preset.clone().unwrap_or_default();
     view! {
         <header class="top">
+            // The skip link: past the story, the controls and every node, to the panels.
+            <button type="button" class="skip-link"
+                on:click=move |_| { focus_element(&format!("tab-{}", ctx.panel.get_untracked().id())); }>
+                "Skip to panels"
+            </button>
             <h1>"DaemonSet Playground"</h1>
             <p class="tagline">
                 "The Kubernetes DaemonSet controller, compiled to WebAssembly, running a virtual cluster."
@@ -317,6 +323,7 @@ pub fn Playground(
                                 return;
                             };
                             ev.prevent_default();
+                            keyboard::set_panel_chosen_by_keys(next == Panel::Terminal);
                             ctx.panel.set(next);
                             focus_element(&format!("tab-{}", next.id()));
                         }>

@@ -20,9 +20,14 @@ pub(crate) fn TerminalPanel() -> impl IntoView {
             s.set_scroll_top(s.scroll_height());
         }
     });
+    // Opened by a click, the prompt takes the focus; opened with the tab list's arrows, the
+    // focus stays on the tab so that the next arrow goes on to the next panel.
+    let by_keys = crate::keyboard::panel_chosen_by_keys();
     Effect::new(move |_| {
         if let Some(i) = input.get() {
-            let _ = i.focus();
+            if !by_keys {
+                let _ = i.focus();
+            }
         }
     });
     let history = move || {
