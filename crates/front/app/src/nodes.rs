@@ -167,6 +167,31 @@ fn not_ready(n: &NodeModel) -> bool {
 fn select(ctx: Ctx, name: &str) {
     ctx.selected.set(Some(name.to_string()));
     ctx.panel.set(Panel::Explain);
+    reveal_panels();
+}
+
+/// On a narrow screen the panels sit below the cluster, so a chosen node's explanation would
+/// open out of sight and the click would seem to do nothing: the page scrolls the panels into
+/// view, only when their top is below the fold (a wide layout, with the panels beside the
+/// cluster, does not move).
+fn reveal_panels() {
+    request_animation_frame(|| {
+        let Some(w) = web_sys::window() else { return };
+        let Some(side) = w
+            .document()
+            .and_then(|d| d.query_selector(".side").ok().flatten())
+        else {
+            return;
+        };
+        let fold = w
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(f64::MAX);
+        if side.get_bounding_client_rect().top() > fold - 120.0 {
+            side.scroll_into_view_with_bool(true);
+        }
+    });
 }
 
 #[component]
