@@ -59,3 +59,58 @@ pub(crate) fn CountersTable(#[prop(optional)] in_lane: bool) -> impl IntoView {
         </section>
     }
 }
+
+/// What a screen reader hears after Step or Pause (never while playing): the time, each
+/// DaemonSet's counters in words, and whether anything more will happen. `t` in seconds.
+pub(crate) fn spoken_summary(t: f64, daemon_sets: &[Counters], at_rest: bool) -> String {
+    let mut words = format!("t = {t:.1}s.");
+    if daemon_sets.is_empty() {
+        words.push_str(" No DaemonSet.");
+    }
+    for c in daemon_sets {
+        words.push_str(&format!(
+            " {}: {} desired, {} current, {} ready, {} up to date, {} available.",
+            c.name, c.desired, c.current, c.ready, c.up_to_date, c.available
+        ));
+    }
+    if at_rest {
+        words.push_str(" At rest: nothing more will happen.");
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ds(name: &str, n: [i32; 5]) -> Counters {
+        Counters {
+            namespace: "default".into(),
+            name: name.into(),
+            desired: n[0],
+            current: n[1],
+            ready: n[2],
+            up_to_date: n[3],
+            available: n[4],
+            misscheduled: 0,
+            unavailable: n[0] - n[4],
+            node_selector: "<none>".into(),
+            age: "5s".into(),
+            current_hash: "abc".into(),
+        }
+    }
+
+    #[test]
+    fn the_summary_says_every_counter_of_every_daemon_set_and_whether_more_will_happen() {
+        let sets = [ds("agent", [4, 4, 3, 2, 3]), ds("logs", [2, 0, 0, 0, 0])];
+        assert_eq!(
+            spoken_summary(12.04, &sets, false),
+            "t = 12.0s. agent: 4 desired, 4 current, 3 ready, 2 up to date, 3 available. \
+             logs: 2 desired, 0 current, 0 ready, 0 up to date, 0 available."
+        );
+        assert_eq!(
+            spoken_summary(0.0, &[], true),
+            "t = 0.0s. No DaemonSet. At rest: nothing more will happen."
+        );
+    }
+}

@@ -26,6 +26,15 @@ pub(crate) fn Transport() -> impl IntoView {
     let clock = Memo::new(move |_| ctx.read(|s| s.elapsed()));
     let horizon = Memo::new(move |_| ctx.read(|s| s.horizon()));
     let at_rest = Memo::new(move |_| ctx.read(|s| s.at_rest()));
+    // Step and Pause end with a summary said once; while playing it is empty and says nothing.
+    let summary = Memo::new(move |_| {
+        if ctx.playing.get() {
+            return String::new();
+        }
+        let (t, rest) = (clock.get(), at_rest.get());
+        ctx.vm
+            .with(|v| crate::counters::spoken_summary(t, &v.daemon_sets, rest))
+    });
     let reset = move |_| {
         ctx.playing.set(false);
         ctx.mutate(|s| s.reset());
@@ -79,6 +88,7 @@ pub(crate) fn Transport() -> impl IntoView {
             // A screen reader hears the caption of a step, not every change while it plays.
             <p class="caption" data-testid="caption"
                 aria-live=move || if ctx.playing.get() { "off" } else { "polite" }>{move || ctx.caption.get()}</p>
+            <p class="visually-hidden" role="status" data-testid="summary">{move || summary.get()}</p>
         </section>
     }
 }
