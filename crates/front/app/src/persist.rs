@@ -23,6 +23,22 @@ pub const KEPT_KEY_PREFIX: &str = "dsplay.autosave.kept.";
 /// apart from the autosave: a lesson never writes over the learner's own session.
 pub const LESSON_KEY_PREFIX: &str = "dsplay.lesson.";
 
+/// Set once the "Try this" strip is dismissed: it is a first-visit aid, not shown again.
+pub const TRY_DISMISSED_KEY: &str = "dsplay.try.dismissed";
+
+/// Whether this browser dismissed the "Try this" strip (no storage: not dismissed).
+pub fn try_dismissed() -> bool {
+    storage().is_some_and(|st| st.get_item(TRY_DISMISSED_KEY).ok().flatten().is_some())
+}
+
+/// Remembers that the "Try this" strip was dismissed. Storage that refuses only means it may
+/// show again on the next visit.
+pub fn dismiss_try() {
+    if let Some(st) = storage() {
+        let _ = st.set_item(TRY_DISMISSED_KEY, "1");
+    }
+}
+
 /// The options of the page address (`?embed=1&autoplay=1&speed=4&preset=…&panel=…&theme=…&controls=0`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageOptions {

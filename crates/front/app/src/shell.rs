@@ -162,6 +162,7 @@ pub fn Playground(
     }
     let title = sim.scenario().title.clone();
     let story = sim.scenario().description.clone();
+    let try_this = sim.scenario().try_this.clone();
     let many = sim.view().nodes.len() > COMPACT_ABOVE;
     let embed = opts.embed;
     let sim = StoredValue::new_local(sim);
@@ -304,8 +305,10 @@ pub fn Playground(
         <main class="page">
             <embed_api::EmbedApi restart/>
             <section class="preset" aria-label="Story">
-                <h2>{title}</h2>
+                <h2 id="story-title" tabindex="-1">{title}</h2>
                 <p class="story">{story}</p>
+                {(!in_lesson && !try_this.is_empty() && !persist::try_dismissed())
+                    .then(|| view! { <TryThis items=try_this/> })}
                 <files::Tools restart theme edited=Signal::derive(edited)/>
                 <compare::CompareMenu preset=preset.clone() edited=Signal::derive(edited)/>
             </section>
@@ -361,5 +364,27 @@ fn panel_view(p: Panel) -> AnyView {
         Panel::Events => view! { <events::EventsPanel/> }.into_any(),
         Panel::Chart => view! { <chart::ChartPanel/> }.into_any(),
         Panel::Script => view! { <ScriptPanel/> }.into_any(),
+    }
+}
+
+/// A first visit's three suggestions, from the scenario's `try:` list, until dismissed (then
+/// never again in this browser). Focus goes to the story's heading when it closes.
+#[component]
+fn TryThis(items: Vec<String>) -> impl IntoView {
+    let open = RwSignal::new(true);
+    view! {
+        <Show when=move || open.get()>
+            <aside class="try-this" aria-labelledby="try-this-title" data-testid="try-this">
+                <h3 id="try-this-title">"Try this"</h3>
+                <ol>{items.iter().map(|t| view! { <li>{t.clone()}</li> }).collect_view()}</ol>
+                <button class="dismiss" aria-label="Dismiss the suggestions"
+                    title="Hide these suggestions (they will not show again in this browser)"
+                    on:click=move |_| {
+                        persist::dismiss_try();
+                        open.set(false);
+                        focus_element("story-title");
+                    }>"Got it ✕"</button>
+            </aside>
+        </Show>
     }
 }

@@ -125,6 +125,8 @@ pub struct Scenario {
     pub id: String,
     pub title: String,
     pub description: String,
+    /// `try:`: up to three things to try first, shown to a newcomer beside the story.
+    pub try_this: Vec<String>,
     pub seed: u64,
     /// Overrides of the timing model, as written (checked by the cluster).
     pub timing: Map<String, Value>,
@@ -140,6 +142,7 @@ const TOP_KEYS: &[&str] = &[
     "scenario",
     "title",
     "description",
+    "try",
     "seed",
     "timing",
     "images",
@@ -356,6 +359,7 @@ pub(crate) fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioErr
         Some(v) => ctx.string(v, "description", "description")?,
         None => String::new(),
     };
+    let try_this = parse_try(ctx, root.get("try"))?;
     let seed = match root.get("seed") {
         None => 1,
         Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(1),
@@ -403,6 +407,7 @@ pub(crate) fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioErr
         id,
         title,
         description,
+        try_this,
         seed,
         timing,
         images,
@@ -529,6 +534,55 @@ fn parse_string_map(
             None,
         )),
     }
+}
+
+/// How many suggestions `try:` holds at most, and how long one may be.
+pub const TRY_MAX: usize = 3;
+const TRY_CHARS: usize = 160;
+
+/// `try:` is a list of at most [`TRY_MAX`] one-line suggestions.
+fn parse_try(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<String>, ScenarioError> {
+    const HINT: &str = "e.g. `try: [\"Press Play\", \"Click a node to see why it runs a pod\"]`";
+    let items = match v {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(a)) => a,
+        Some(other) => {
+            return Err(ctx.err(
+                "try",
+                format!(
+                    "try must be a list of suggestions, found {}",
+                    json_kind(other)
+                ),
+                Some(HINT),
+            ))
+        }
+    };
+    if items.len() > TRY_MAX {
+        return Err(ctx.err(
+            &format!("try[{TRY_MAX}]"),
+            format!(
+                "try holds at most {TRY_MAX} suggestions, found {}",
+                items.len()
+            ),
+            Some("keep the three a newcomer should do first"),
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("try[{i}]");
+        let text = ctx.string(item, &path, "a suggestion")?;
+        let chars = text.chars().count();
+        if text.trim().is_empty() || text.contains(['\n', '\r']) || chars > TRY_CHARS {
+            return Err(ctx.err(
+                &path,
+                format!("a suggestion is one line of 1 to {TRY_CHARS} characters, found {chars} characters{}",
+                    if text.contains(['\n', '\r']) { " over several lines" } else { "" }),
+                Some(HINT),
+            ));
+        }
+        out.push(text);
+    }
+    Ok(out)
 }
 
 fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioError> {

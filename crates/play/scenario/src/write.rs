@@ -205,6 +205,10 @@ pub fn to_json(s: &Scenario) -> Value {
     if !s.description.is_empty() {
         m.insert("description".into(), Value::String(s.description.clone()));
     }
+    if !s.try_this.is_empty() {
+        let list = s.try_this.iter().map(|t| Value::String(t.clone()));
+        m.insert("try".into(), Value::Array(list.collect()));
+    }
     if s.seed != 1 {
         m.insert("seed".into(), Value::from(s.seed));
     }
@@ -237,6 +241,7 @@ impl Scenario {
         self.id == other.id
             && self.title == other.title
             && self.description == other.description
+            && self.try_this == other.try_this
             && self.seed == other.seed
             && same_timing(&self.timing, &other.timing)
             && same_timing(&self.images, &other.images)
@@ -468,6 +473,12 @@ pub fn to_yaml(s: &Scenario) -> String {
     if !s.description.is_empty() {
         y.push_str("description: ");
         prose(&mut y, &s.description, 2);
+    }
+    if !s.try_this.is_empty() {
+        y.push_str("try:\n");
+        for t in &s.try_this {
+            let _ = writeln!(y, "  - {}", scalar(t, false));
+        }
     }
     if s.seed != 1 {
         let _ = writeln!(y, "seed: {}", s.seed);

@@ -226,6 +226,10 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
         awkward(),
         proptest::option::of(prop_oneof![multiline(), prose()]),
         multiline(),
+        vec(
+            awkward().prop_filter("a suggestion has words", |t| !t.trim().is_empty()),
+            0..=3,
+        ),
         prop_oneof![Just(1u64), any::<u64>()],
         timing(),
         nodes(),
@@ -237,11 +241,12 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
         vec(step(), 0..8),
     )
         .prop_map(
-            |(id, title, description, seed, timing, nodes, files, steps)| Scenario {
+            |(id, title, description, try_this, seed, timing, nodes, files, steps)| Scenario {
                 source_name: "generated".into(),
                 title: title.unwrap_or_else(|| id.clone()),
                 id,
                 description,
+                try_this,
                 seed,
                 timing,
                 images: Default::default(),

@@ -649,6 +649,15 @@ pub fn scenario_files() -> Group {
         ("a title that is a list", "scenario: x\ntitle: [a, b]\n"),
         ("negative seed", "scenario: x\nseed: -1\n"),
         ("seed as a string", "scenario: x\nseed: seven\n"),
+        ("`try:` as one string", "scenario: x\ntry: Press Play\n"),
+        (
+            "four suggestions in `try:`",
+            "scenario: x\ntry: [Play, Step, Pause, Rewind]\n",
+        ),
+        (
+            "a suggestion over two lines",
+            "scenario: x\ntry:\n  - |\n    Press Play\n    then Step\n",
+        ),
         ("nodes not a list", "scenario: x\nnodes: worker\n"),
         (
             "a node that is not a map",
