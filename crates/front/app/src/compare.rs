@@ -201,7 +201,7 @@ pub(crate) fn ComparePage(opts: persist::PageOptions) -> impl IntoView {
             </header>
             <section class="transport" aria-label="Time controls">
                 <div class="buttons">
-                    <button class="reset" aria-label="Rewind to the start" title="Rewind to t = 0" on:click=reset>"⏮ Rewind"</button>
+                    <button class="reset" aria-label="Rewind to the start" title="Rewind to t = 0" on:click=reset>"⇤ Rewind"</button>
                     <button class="play" aria-label=move || if playing.get() { "Pause" } else { "Play" }
                         on:click=move |_| playing.update(|p| *p = !*p)>
                         {move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}

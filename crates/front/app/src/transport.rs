@@ -43,7 +43,7 @@ pub(crate) fn Transport() -> impl IntoView {
     view! {
         <section class="transport" aria-label="Time controls">
             <div class="buttons">
-                <button class="reset" aria-label="Rewind to the start" title="Rewind to t = 0 (your edits stay)" on:click=reset>"⏮ Rewind"</button>
+                <button class="reset" aria-label="Rewind to the start" title="Rewind to t = 0 (your edits stay)" on:click=reset>"⇤ Rewind"</button>
                 <button class="back" aria-label="Step back" title="Step back (←)"
                     disabled=move || clock.get() <= 0.0
                     on:click=move |_| step_back(ctx)>"◀ Back"</button>
