@@ -38,10 +38,10 @@ function focused(page) {
   });
 }
 
-/** Presses Tab until `wanted(focus)` holds; returns how many presses it took. */
-async function tabTo(page, wanted, max = 80) {
+/** Presses Tab (Shift+Tab with `back`) until `wanted(focus)` holds; returns how many presses it took. */
+async function tabTo(page, wanted, max = 80, back = false) {
   for (let i = 1; i <= max; i++) {
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
     if (wanted(await focused(page))) return i;
   }
   throw new Error(`not reached with ${max} Tab presses; focus is on ${JSON.stringify(await focused(page))}`);
@@ -144,8 +144,9 @@ test('a keyboard-only walkthrough: load, play, step, choose a node, read Explain
   await page.keyboard.press('Enter');
   await page.getByTestId('caption').filter({ hasText: '$ kubectl apply' }).waitFor();
 
-  // Share: Enter opens, Esc closes and gives focus back to the button.
-  await tabTo(page, (f) => f.id === 'tool-share', 120);
+  // Share, back up the page (forward, Tab would enter the editor, where it indents):
+  // Enter opens, Esc closes and gives focus back to the button.
+  await tabTo(page, (f) => f.id === 'tool-share', 80, true);
   await page.keyboard.press('Enter');
   await page.getByRole('button', { name: 'Copy link' }).waitFor();
   await tabTo(page, (f) => f.name === 'Copy link');
