@@ -368,8 +368,8 @@ lesson:
     text: ${JSON.stringify(`**${IMG}** [${SCRIPT}](javascript:${PWN}) \`${RLO}\` ${EMOJI}`)}
 `;
   await send({ type: 'dsplay:load', scenario: lesson });
-  const title = frame.getByRole('heading', { level: 1 });
-  await frame.getByRole('heading', { level: 1, name: '<img src=x' }).waitFor({ timeout: 30_000 });
+  const title = frame.getByRole('heading', { level: 2 }).first();
+  await frame.getByRole('heading', { level: 2, name: '<img src=x' }).waitFor({ timeout: 30_000 });
   assert.equal(await title.textContent(), `${CTRL} ${HOSTILE}`);
   await assertInert(inner, before, 'a loaded lesson file');
   assert.equal(await frame.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link');

@@ -249,8 +249,11 @@ pub fn Playground(
         return view! {
             <main class="page embed-page">
                 <embed_api::EmbedApi restart/>
+                // The same heading levels as the playground's: the page (h1), the scenario (h2),
+                // the cluster (h3), a node (h4).
+                <h1 class="visually-hidden">"DaemonSet Playground"</h1>
                 <header class="embed-head">
-                    <h1 class="embed-title">{title}</h1>
+                    <h2 class="embed-title">{title}</h2>
                     <a href=move || format!("{}{}", persist::base_url(), ctx.read(|s| s.share_fragment(None, lesson::shared())))
                         target="_blank" rel="noopener">"Open in the playground ↗"</a>
                 </header>
