@@ -33,7 +33,7 @@ pub use api::{Api, ApiError, Cascade};
 pub use api_table::{table_cells, table_columns, TableColumn};
 pub use get::{event_object, event_row, field_labels, node_status, pod_summary, PodSummary};
 pub use object::{get as get_object, list as list_objects, Object};
-pub use parse::{parse, split_words, Command, ParseError, Verb};
+pub use parse::{parse, shell_quote, split_words, Command, ParseError, Verb};
 pub use resource::Resource;
 pub use rollout::{Wait, WaitState};
 pub use table::age;

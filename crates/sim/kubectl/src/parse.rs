@@ -322,6 +322,19 @@ pub fn split_words(line: &str) -> Result<Vec<String>, ParseError> {
     Ok(words)
 }
 
+/// One word as a shell line carries it, for [`split_words`] to read back unchanged: as it is
+/// when it holds only characters no shell treats specially, else in single quotes (a `'` in
+/// it written `'\''`). The web app's edits write their commands with it, so any name or label
+/// a user types reaches the API server as typed, and is refused there with its message.
+pub fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,@%+^".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 fn unterminated(q: char) -> ParseError {
     ParseError::new(format!("error: unterminated quoted string (missing {q})")).hint(format!(
         "close the {q} quote, or escape it with a backslash"

@@ -1,6 +1,6 @@
 //! Command-line recognition: quoting, kubectl's flag syntax and its error messages.
 
-use kubectl::{parse, split_words, Verb};
+use kubectl::{parse, shell_quote, split_words, Verb};
 
 #[test]
 fn words_split_like_a_shell() {
@@ -92,4 +92,29 @@ fn errors_are_worded_like_kubectl() {
     assert!(e
         .message
         .starts_with("error: unknown command \"bogus\" for \"kubectl rollout\""));
+}
+
+#[test]
+fn a_shell_quoted_word_splits_back_to_itself() {
+    for w in [
+        "worker2",
+        "disk=ssd",
+        "k=v:NoSchedule",
+        "",
+        "a b",
+        "it's",
+        "'",
+        "<script>alert(1)</script>",
+        "x='y'",
+        "\\n",
+        "tab\there",
+        "new\nline",
+        "evil\u{202e}gnp",
+        "$(rm -rf /) `id` \"q\"",
+    ] {
+        let line = format!("label {} end", shell_quote(w));
+        assert_eq!(split_words(&line).unwrap(), ["label", w, "end"], "{line}");
+    }
+    assert_eq!(shell_quote("disk=ssd"), "disk=ssd");
+    assert_eq!(shell_quote("it's"), "'it'\\''s'");
 }

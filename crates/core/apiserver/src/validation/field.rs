@@ -114,6 +114,13 @@ impl FieldError {
         )
     }
 
+    /// The detail after the value, for the errors whose constructor has none upstream
+    /// (`duplicatedError.Detail = …`).
+    pub(crate) fn with_detail(mut self, detail: &str) -> FieldError {
+        self.detail = detail.to_string();
+        self
+    }
+
     pub(crate) fn with_hint(mut self, hint: impl Into<String>) -> FieldError {
         self.hint = Some(hint.into());
         self
@@ -153,7 +160,8 @@ fn causes(errors: &[FieldError]) -> String {
 }
 
 impl Invalid {
-    /// Hints for the errors that have one, one per line, without repeats.
+    /// Hints for the errors that have one, without repeats: the first as it is, the others on
+    /// lines of their own that start "  hint: " (as a printer puts before the first).
     pub fn hint(&self) -> Option<String> {
         let mut hints: Vec<&str> = Vec::new();
         for h in self.errors.iter().filter_map(|e| e.hint.as_deref()) {
@@ -161,7 +169,8 @@ impl Invalid {
                 hints.push(h);
             }
         }
-        (!hints.is_empty()).then(|| hints.join("\n"))
+        // Printed after "  hint: ", each on its own line with the same lead.
+        (!hints.is_empty()).then(|| hints.join("\n  hint: "))
     }
 
     pub(crate) fn check(kind: &str, name: &str, errors: Vec<FieldError>) -> Result<(), Invalid> {

@@ -12,6 +12,12 @@ use super::names::{
 
 const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
 
+/// Our hint under the API server's message for a bad name (kubectl prints none).
+pub(crate) const NAME_HINT: &str =
+    "a name is lower-case letters, digits, '-' and '.', starting and ending with a letter or digit: e.g. worker-2";
+/// Our hint under the API server's message for a bad label key or value.
+pub(crate) const LABEL_HINT: &str = "label keys and values are letters, digits, '-', '_' and '.', starting and ending with a letter or digit (a key may have a DNS prefix and '/', a value may be empty): e.g. disk=ssd";
+
 /// `ValidateObjectMeta` for an object whose name must be a DNS-1123 subdomain; `namespaced`:
 /// upstream's `requiresNamespace` (a cluster-scoped object's namespace is cleared by the store).
 pub(crate) fn validate_object_meta(
@@ -41,7 +47,9 @@ pub(crate) fn validate_object_meta(
         )),
         Some(name) => {
             for msg in is_dns1123_subdomain(name) {
-                errs.push(FieldError::invalid(&path.child("name"), name, &msg));
+                errs.push(
+                    FieldError::invalid(&path.child("name"), name, &msg).with_hint(NAME_HINT),
+                );
             }
         }
     }
@@ -125,9 +133,13 @@ pub(crate) fn validate_labels(
 ) -> Vec<FieldError> {
     let mut errs = Vec::new();
     for (k, v) in labels.into_iter().flatten() {
-        errs.extend(validate_label_name(k, path));
+        errs.extend(
+            validate_label_name(k, path)
+                .into_iter()
+                .map(|e| e.with_hint(LABEL_HINT)),
+        );
         for msg in is_valid_label_value(v) {
-            errs.push(FieldError::invalid(path, v, &msg));
+            errs.push(FieldError::invalid(path, v, &msg).with_hint(LABEL_HINT));
         }
     }
     errs

@@ -15,7 +15,7 @@ mod pod;
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::apps::v1::{DaemonSet, DaemonSetSpec, DaemonSetUpdateStrategy};
-use k8s_openapi::api::core::v1::Node;
+use k8s_openapi::api::core::v1::{Node, Taint};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 pub use field::{FieldError, FieldErrorKind, Invalid};
@@ -46,15 +46,70 @@ fn daemon_set_errors(ds: &DaemonSet) -> Vec<FieldError> {
     errs
 }
 
-/// `ValidateNode` / `ValidateNodeUpdate`, their object metadata only: a node's name, labels and
-/// annotations (`old`: the node being updated). Its spec and status are the simulator's own.
+/// `ValidateNode` / `ValidateNodeUpdate` (the node strategy's `ValidateUpdate` runs both): a
+/// node's name, labels and annotations (`old`: the node being updated), and its taints
+/// ([`validate_node_taints`]). The rest of its spec and its status are the simulator's own.
+/// Every way a node enters or changes (a scenario's `nodes:`, `node add`, Import, kubectl
+/// label/taint/cordon/patch/apply, the Explain panel's buttons) goes through the store, which
+/// calls this: one validation on every path.
 pub fn validate_node(node: &Node, old: Option<&Node>) -> Result<(), Invalid> {
     let path = Path::root("metadata");
-    let errs = match old {
+    let mut errs = match old {
         None => meta::validate_object_meta(&node.metadata, false, &path),
         Some(old) => meta::validate_object_meta_update(&node.metadata, &old.metadata, &path),
     };
+    if let Some(taints) = node.spec.as_ref().and_then(|s| s.taints.as_deref()) {
+        errs.extend(validate_node_taints(taints, &path.child("taints")));
+    }
     Invalid::check("Node", node.metadata.name.as_deref().unwrap_or(""), errs)
+}
+
+/// `validateNodeTaints` (pkg/apis/core/validation/validation.go), on the path upstream gives
+/// it, `metadata.taints`: each key a qualified name, each value a label value (the messages
+/// joined by ";"), an effect of the three, and no two taints with the same key and effect.
+fn validate_node_taints(taints: &[Taint], path: &Path) -> Vec<FieldError> {
+    const HINT: &str = "a taint is key[=value]:Effect, its key and value written as a label's, its effect NoSchedule, PreferNoSchedule or NoExecute: e.g. dedicated=gpu:NoSchedule";
+    let mut errs = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, t) in taints.iter().enumerate() {
+        let p = path.index(i);
+        let first = errs.len();
+        errs.extend(meta::validate_label_name(&t.key, &p.child("key")));
+        let value = t.value.as_deref().unwrap_or("");
+        let msgs = names::is_valid_label_value(value);
+        if !msgs.is_empty() {
+            errs.push(FieldError::invalid(
+                &p.child("value"),
+                value,
+                &msgs.join(";"),
+            ));
+        }
+        errs.extend(pod::validate_taint_effect(
+            &t.effect,
+            false,
+            &p.child("effect"),
+        ));
+        if !seen.insert((t.effect.as_str(), t.key.as_str())) {
+            errs.push(
+                FieldError::duplicate(&p, Raw(go_taint(t)))
+                    .with_detail("taints must be unique by key and effect pair"),
+            );
+        }
+        for e in &mut errs[first..] {
+            e.hint = Some(HINT.to_string());
+        }
+    }
+    errs
+}
+
+/// A taint as Go's `%#v` prints it in a Duplicate error.
+fn go_taint(t: &Taint) -> String {
+    format!(
+        "core.Taint{{Key:{}, Value:{}, Effect:{}, TimeAdded:<nil>}}",
+        gofmt::quote(&t.key),
+        gofmt::quote(t.value.as_deref().unwrap_or("")),
+        gofmt::quote(&t.effect),
+    )
 }
 
 /// `ValidateDaemonSetUpdate` plus the registry's apps/v1 rule that `spec.selector` is immutable

@@ -694,16 +694,23 @@ pub(crate) fn validate_tolerations(tolerations: &[Toleration], path: &Path) -> V
                 &["Equal", "Exists"],
             )),
         }
-        if !effect.is_empty() && !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute")
-        {
-            errs.push(FieldError::not_supported(
-                &p.child("effect"),
-                effect,
-                &["NoSchedule", "PreferNoSchedule", "NoExecute"],
-            ));
-        }
+        errs.extend(validate_taint_effect(effect, true, &p.child("effect")));
     }
     errs
+}
+
+/// `validateTaintEffect`: one of the three effects; empty only where `allow_empty` (a
+/// toleration may match every effect, a taint must have one).
+pub(crate) fn validate_taint_effect(
+    effect: &str,
+    allow_empty: bool,
+    path: &Path,
+) -> Option<FieldError> {
+    const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+    if effect.is_empty() {
+        return (!allow_empty).then(|| FieldError::required(path, ""));
+    }
+    (!EFFECTS.contains(&effect)).then(|| FieldError::not_supported(path, effect, &EFFECTS))
 }
 
 fn go_toleration(t: &Toleration) -> String {
