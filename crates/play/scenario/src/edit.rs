@@ -136,67 +136,12 @@ pub enum Edit {
 /// Most nodes one [`Edit::AddNodes`] adds.
 pub const MAX_ADD_NODES: usize = 1_000;
 
-fn check_word(what: &str, s: &str, ok: impl Fn(char) -> bool, example: &str) -> Result<(), String> {
-    if s.is_empty() {
-        return Err(format!("the {what} is empty\n  hint: e.g. {example}"));
-    }
-    if let Some(c) = s.chars().find(|c| !ok(*c)) {
-        return Err(format!(
-            "the {what} {s:?} contains {c:?}\n  hint: e.g. {example}"
-        ));
-    }
-    Ok(())
-}
-
-fn check_name(what: &str, s: &str) -> Result<(), String> {
-    check_word(
-        what,
-        s,
-        |c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.',
-        "worker3 (lower-case letters, digits, '-' and '.')",
-    )?;
-    if s.len() > 253 {
-        return Err(format!("the {what} is longer than 253 characters"));
-    }
-    Ok(())
-}
-
-fn label_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')
-}
-
-fn check_label(s: &str) -> Result<(), String> {
-    let (k, v) = s
-        .split_once('=')
-        .ok_or_else(|| format!("label {s:?} has no '='\n  hint: write key=value, e.g. disk=ssd"))?;
-    check_word("label key", k, label_char, "disk or example.com/zone")?;
-    check_word("label value", v, label_char, "ssd").or_else(|e| {
-        if v.is_empty() {
-            Ok(())
-        } else {
-            Err(e)
-        }
-    })
-}
-
-fn check_taint(s: &str) -> Result<(), String> {
-    crate::format::parse_taint(s).map_err(|e| {
-        format!("{e}\n  hint: write key[=value]:Effect, e.g. dedicated=gpu:NoSchedule")
-    })?;
-    check_word(
-        "taint",
-        s,
-        |c| label_char(c) || matches!(c, '=' | ':'),
-        "dedicated=gpu:NoSchedule",
-    )
-}
-
 /// ` -n NAMESPACE` for a pod outside `default` (nothing for `default`).
 fn namespace_flag(namespace: &str) -> String {
     if namespace.is_empty() || namespace == "default" {
         String::new()
     } else {
-        format!(" -n {namespace}")
+        format!(" -n {}", q(namespace))
     }
 }
 
@@ -204,20 +149,27 @@ fn namespace_flag(namespace: &str) -> String {
 fn node_flags(labels: &[String], taints: &[String], capacity: Option<&str>) -> String {
     let mut flags = String::new();
     for l in labels {
-        flags.push_str(&format!(" --label {l}"));
+        flags.push_str(&format!(" --label {}", q(l)));
     }
     for t in taints {
-        flags.push_str(&format!(" --taint {t}"));
+        flags.push_str(&format!(" --taint {}", q(t)));
     }
     if let Some(c) = capacity.filter(|c| !c.trim().is_empty()) {
-        flags.push_str(&format!(" --capacity {c}"));
+        flags.push_str(&format!(" --capacity {}", q(c)));
     }
     flags
 }
 
+/// Each name, label and taint as a word of the script line, exactly as typed: nothing is
+/// checked here. The line runs like a typed one, so the API server's validation (the one every
+/// path into the store goes through) refuses what is wrong, with its own message.
+fn q(word: &str) -> String {
+    kubectl::shell_quote(word)
+}
+
 impl Edit {
-    /// The script commands of this edit, checked (a bad name, label or taint is an error with
-    /// a hint, before anything runs). `existing_nodes` are the nodes there now, so that new
+    /// The script commands of this edit (an error only for a count out of range: names, labels
+    /// and taints are the API server's to judge when the commands run). `existing_nodes` are the nodes there now, so that new
     /// nodes get free names.
     pub fn commands(&self, existing_nodes: &[String]) -> Result<Vec<String>, String> {
         self.check()?;
@@ -235,76 +187,27 @@ impl Edit {
                     .chain((2..).map(|i| format!("{prefix}{i}")))
                     .filter(|n| !taken.contains(n.as_str()))
                     .take(*count);
-                names.map(|n| format!("node add {n}{flags}")).collect()
+                names
+                    .map(|n| format!("node add {}{flags}", q(&n)))
+                    .collect()
             }
             _ => vec![self.to_string()],
         })
     }
 
-    /// Every name, label, taint and count of the edit is one a script line can carry.
+    /// The one thing no command checks: how many nodes one edit adds.
     fn check(&self) -> Result<(), String> {
         match self {
-            Edit::AddNodes {
-                prefix,
-                count,
-                labels,
-                taints,
-                capacity,
-            } => {
-                check_name("name prefix", prefix)?;
-                if *count == 0 || *count > MAX_ADD_NODES {
-                    return Err(format!(
-                        "add between 1 and {MAX_ADD_NODES} nodes at once (asked for {count})"
-                    ));
-                }
-                for l in labels {
-                    check_label(l)?;
-                }
-                for t in taints {
-                    check_taint(t)?;
-                }
-                match capacity.as_deref().filter(|c| !c.trim().is_empty()) {
-                    Some(c) => check_word(
-                        "capacity",
-                        c,
-                        |ch| label_char(ch) || matches!(ch, '=' | ','),
-                        "cpu=4,memory=8Gi,pods=110",
-                    ),
-                    None => Ok(()),
-                }
-            }
-            Edit::Label { node, key, value } => {
-                check_word("label key", key, label_char, "disk")?;
-                if let Some(v) = value {
-                    check_label(&format!("{key}={v}"))?;
-                }
-                check_name("node name", node)
-            }
-            Edit::Taint { node, taint, .. } => {
-                check_taint(taint)?;
-                check_name("node name", node)
-            }
-            Edit::RemoveNode { node }
-            | Edit::Cordon { node }
-            | Edit::Uncordon { node }
-            | Edit::StopKubelet { node }
-            | Edit::StartKubelet { node } => check_name("node name", node),
-            Edit::FailPod { namespace, pod }
-            | Edit::CrashPod { namespace, pod }
-            | Edit::DeletePod { namespace, pod } => {
-                check_name("pod name", pod)?;
-                if namespace_flag(namespace).is_empty() {
-                    Ok(())
-                } else {
-                    check_name("namespace", namespace)
-                }
-            }
+            Edit::AddNodes { count, .. } if *count == 0 || *count > MAX_ADD_NODES => Err(format!(
+                "add between 1 and {MAX_ADD_NODES} nodes at once (asked for {count})"
+            )),
+            _ => Ok(()),
         }
     }
 }
 
-/// The command the edit stands for, as a script line, unchecked: what a refused edit is
-/// called in the caption and the terminal. `node add` names its prefix and says how many.
+/// The command the edit stands for, as a script line: what a refused edit is called in the
+/// caption and the terminal. `node add` names its prefix and says how many.
 impl std::fmt::Display for Edit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -316,45 +219,65 @@ impl std::fmt::Display for Edit {
                 capacity,
             } => {
                 let flags = node_flags(labels, taints, capacity.as_deref());
-                write!(f, "node add {prefix}{flags}")?;
+                write!(f, "node add {}{flags}", q(prefix))?;
                 if *count != 1 {
                     write!(f, " ({count} nodes)")?;
                 }
                 Ok(())
             }
-            Edit::RemoveNode { node } => write!(f, "node remove {node}"),
+            Edit::RemoveNode { node } => write!(f, "node remove {}", q(node)),
             Edit::Label {
                 node,
                 key,
                 value: Some(v),
-            } => write!(f, "kubectl label node {node} {key}={v} --overwrite"),
+            } => write!(
+                f,
+                "kubectl label node {} {} --overwrite",
+                q(node),
+                q(&format!("{key}={v}"))
+            ),
             Edit::Label {
                 node,
                 key,
                 value: None,
-            } => write!(f, "kubectl label node {node} {key}-"),
+            } => write!(
+                f,
+                "kubectl label node {} {}",
+                q(node),
+                q(&format!("{key}-"))
+            ),
             Edit::Taint {
                 node,
                 taint,
                 remove: true,
-            } => write!(f, "kubectl taint node {node} {taint}-"),
+            } => write!(
+                f,
+                "kubectl taint node {} {}",
+                q(node),
+                q(&format!("{taint}-"))
+            ),
             Edit::Taint {
                 node,
                 taint,
                 remove: false,
-            } => write!(f, "kubectl taint node {node} {taint} --overwrite"),
-            Edit::Cordon { node } => write!(f, "kubectl cordon {node}"),
-            Edit::Uncordon { node } => write!(f, "kubectl uncordon {node}"),
-            Edit::StopKubelet { node } => write!(f, "node stop {node}"),
-            Edit::StartKubelet { node } => write!(f, "node start {node}"),
+            } => write!(f, "kubectl taint node {} {} --overwrite", q(node), q(taint)),
+            Edit::Cordon { node } => write!(f, "kubectl cordon {}", q(node)),
+            Edit::Uncordon { node } => write!(f, "kubectl uncordon {}", q(node)),
+            Edit::StopKubelet { node } => write!(f, "node stop {}", q(node)),
+            Edit::StartKubelet { node } => write!(f, "node start {}", q(node)),
             Edit::FailPod { namespace, pod } => {
-                write!(f, "pod fail {pod}{}", namespace_flag(namespace))
+                write!(f, "pod fail {}{}", q(pod), namespace_flag(namespace))
             }
             Edit::CrashPod { namespace, pod } => {
-                write!(f, "pod crash {pod}{}", namespace_flag(namespace))
+                write!(f, "pod crash {}{}", q(pod), namespace_flag(namespace))
             }
             Edit::DeletePod { namespace, pod } => {
-                write!(f, "kubectl delete pod {pod}{}", namespace_flag(namespace))
+                write!(
+                    f,
+                    "kubectl delete pod {}{}",
+                    q(pod),
+                    namespace_flag(namespace)
+                )
             }
         }
     }

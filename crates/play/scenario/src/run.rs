@@ -417,6 +417,11 @@ fn run_node_verb(session: &mut Session, words: &[String]) -> LineResult {
     let [verb, name, flags @ ..] = words else {
         return fail(usage);
     };
+    if name.is_empty() {
+        return fail(format!(
+            "error: node {verb} needs a node name\n  hint: e.g. `node {verb} worker5`"
+        ));
+    }
     let c = &mut session.cluster;
     let r = match verb.as_str() {
         "add" => {
@@ -445,11 +450,19 @@ fn run_node_verb(session: &mut Session, words: &[String]) -> LineResult {
                         Some((k, v)) => {
                             entry.labels.insert(k.into(), v.into());
                         }
-                        None => return fail(format!("error: --label {value:?}: write key=value")),
+                        None => {
+                            return fail(format!(
+                                "error: --label {value:?}: write key=value\n  hint: e.g. `--label disk=ssd`"
+                            ))
+                        }
                     },
                     "--taint" => match parse_taint(&value) {
                         Ok(t) => entry.taints.push(t),
-                        Err(e) => return fail(format!("error: --taint: {e}")),
+                        Err(e) => {
+                            return fail(format!(
+                                "error: --taint: {e}\n  hint: write key[=value]:Effect, e.g. `--taint dedicated=gpu:NoSchedule`"
+                            ))
+                        }
                     },
                     "--capacity" => {
                         for part in value.split(',') {
@@ -464,7 +477,7 @@ fn run_node_verb(session: &mut Session, words: &[String]) -> LineResult {
                                 }
                                 _ => {
                                     return fail(format!(
-                                    "error: --capacity {part:?}: write cpu=4,memory=8Gi,pods=110"
+                                    "error: --capacity {part:?}: write cpu=4,memory=8Gi,pods=110\n  hint: cpu, memory and pods, comma-separated without spaces"
                                 ))
                                 }
                             }
@@ -491,7 +504,11 @@ fn run_node_verb(session: &mut Session, words: &[String]) -> LineResult {
     };
     match r {
         Ok(m) => ok(format!("{m}\n")),
-        Err(e) => fail(format!("{e}\n")),
+        // As kubectl prints an API error: the message, then our hint if the error has one.
+        Err(e) => fail(match e.hint() {
+            Some(h) => format!("{e}\n  hint: {h}\n"),
+            None => format!("{e}\n"),
+        }),
     }
 }
 

@@ -462,9 +462,14 @@ fn node_edits_become_the_commands_a_user_would_type_and_replay() {
         },
     ] {
         let e = tl.apply_edit(&bad).expect_err("refused");
-        // Checked input says what to write; kubectl's own errors read as kubectl's.
+        // Refused where a typed line is refused (the verb, kubectl or the API server), with
+        // that message and a hint that says what to write.
         assert!(
-            e.output.starts_with("error: ") || e.output.contains("not found"),
+            (e.output.starts_with("error: ")
+                || e.output.contains(" is invalid: ")
+                || e.output.contains("not found"))
+                // The count's own message says what to do ("add between 1 and …").
+                && (e.output.contains("hint: ") || e.output.contains("add between 1 and")),
             "{bad:?}: {}",
             e.output
         );
@@ -479,9 +484,14 @@ fn node_edits_become_the_commands_a_user_would_type_and_replay() {
         taints: vec!["gpu=true:Sometimes".into()],
         capacity: None,
     };
+    // Refused by the first of its three lines, as typed: that line names it.
     let e = tl.apply_edit(&refused).expect_err("refused");
     assert_eq!(
         e.command,
+        "node add Bad_Name --label disk=ssd --taint gpu=true:Sometimes"
+    );
+    assert_eq!(
+        refused.to_string(),
         "node add Bad_Name --label disk=ssd --taint gpu=true:Sometimes (3 nodes)"
     );
     let e = tl

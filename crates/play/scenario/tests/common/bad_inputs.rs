@@ -808,17 +808,15 @@ pub fn script_lines() -> Group {
             "`node add` with a bad taint",
             none,
             "node add w9 --taint k:Bad",
-        )
-        .no_hint(),
+        ),
         line_row(
             "`node add` with a label without `=`",
             none,
             "node add w9 --label ssd",
-        )
-        .no_hint(),
-        line_row("`node add` of an existing node", none, "node add worker").no_hint(),
-        line_row("`node remove` of an unknown node", none, "node remove nope").no_hint(),
-        line_row("`node stop` of an unknown node", none, "node stop nope").no_hint(),
+        ),
+        line_row("`node add` of an existing node", none, "node add worker"),
+        line_row("`node remove` of an unknown node", none, "node remove nope"),
+        line_row("`node stop` of an unknown node", none, "node stop nope"),
         line_row("`pod` with an unknown sub-verb", none, "pod restart x").no_hint(),
         line_row("`pod fail` without a name", none, "pod fail").no_hint(),
         line_row("`pod fail` of an unknown pod", none, "pod fail nope").no_hint(),
@@ -939,16 +937,13 @@ pub fn manifests() -> Group {
         manifest_row("an old API version", none, "apiVersion: apps/v1", "apiVersion: extensions/v1beta1"),
         manifest_row("no name", none, "  name: x\n", "")
         .no_hint(),
-        manifest_row("an invalid name", none, "  name: x", "  name: X_1")
-        .no_hint(),
+        manifest_row("an invalid name", none, "  name: x", "  name: X_1"),
         manifest_row("an invalid namespace", none, "  name: x", "  name: x\n  namespace: kube.system")
         .no_hint(),
         manifest_row("an empty selector", none, "    matchLabels: {app: x}", "    matchLabels: {}"),
         manifest_row("selector and template labels differ", none, "      labels: {app: x}", "      labels: {app: other}"),
-        manifest_row("a label value with a space", none, "      labels: {app: x}", "      labels: {app: x, tier: \"front end\"}")
-        .no_hint(),
-        manifest_row("a label value over 63 characters", none, "      labels: {app: x}", &format!("      labels: {{app: x, v: {}}}", "a".repeat(64)))
-        .no_hint(),
+        manifest_row("a label value with a space", none, "      labels: {app: x}", "      labels: {app: x, tier: \"front end\"}"),
+        manifest_row("a label value over 63 characters", none, "      labels: {app: x}", &format!("      labels: {{app: x, v: {}}}", "a".repeat(64))),
         manifest_row("a selector operator that is not one", none, "    matchLabels: {app: x}", "    matchLabels: {app: x}\n    matchExpressions: [{key: app, operator: Is, values: [x]}]"),
         manifest_row("no containers", none, "      containers:\n      - {name: app, image: busybox}", "      containers: []"),
         manifest_row("a container without an image", none, "- {name: app, image: busybox}", "- {name: app}")
@@ -968,8 +963,7 @@ pub fn manifests() -> Group {
         manifest_row("a toleration with an unknown effect", none, "      containers:", "      tolerations: [{key: k, operator: Exists, effect: NoEvict}]\n      containers:")
         .no_hint(),
         manifest_row("tolerationSeconds on a NoSchedule toleration", none, "      containers:", "      tolerations: [{key: k, operator: Exists, effect: NoSchedule, tolerationSeconds: 5}]\n      containers:"),
-        manifest_row("an invalid nodeSelector key", none, "      containers:", "      nodeSelector: {-bad: x}\n      containers:")
-        .no_hint(),
+        manifest_row("an invalid nodeSelector key", none, "      containers:", "      nodeSelector: {-bad: x}\n      containers:"),
         manifest_row("node affinity `In` without values", none, "      containers:", "      affinity:\n        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms: [{matchExpressions: [{key: k, operator: In}]}]\n      containers:")
         .no_hint(),
         manifest_row("an unknown update strategy", none, "  template:", "  updateStrategy: {type: Recreate}\n  template:"),
@@ -1134,7 +1128,7 @@ pub fn node_edits() -> Group {
                 Edit::AddNodes { count, .. } => {
                     *count == 0 || *count > scenario::edit::MAX_ADD_NODES
                 }
-                Edit::RemoveNode { .. } | Edit::FailPod { .. } => true,
+                Edit::FailPod { .. } => true,
                 _ => false,
             };
             if no_hint {
@@ -1147,8 +1141,9 @@ pub fn node_edits() -> Group {
     Group {
         title: "Node and pod forms",
         intro: "What the page's node and pod forms and buttons send (`Timeline::apply_edit` of a \
-                `scenario::edit::Edit`, shown here as the value the form builds): checked before \
-                anything runs, then run as the script line it stands for."
+                `scenario::edit::Edit`, shown here as the value the form builds): run as the script \
+                line it stands for, its words quoted as typed, so that the API server judges it as \
+                it judges a typed line (only the count of nodes is checked before)."
             .into(),
         location: false,
         hint: true,
