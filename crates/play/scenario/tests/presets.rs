@@ -25,6 +25,11 @@ fn every_preset_runs_and_its_expectations_hold() {
         assert_eq!(s.id, id, "{file}: `scenario:` must equal the file name");
         assert!(!s.title.is_empty() && s.title != s.id, "{id} has a title");
         assert!(s.description.len() > 80, "{id} tells its story");
+        assert_eq!(
+            s.try_this.len(),
+            3,
+            "{id} suggests three things to try first"
+        );
     }
 }
 
