@@ -124,9 +124,15 @@ fn err(kind: ShareErrorKind, message: impl Into<String>, hint: impl Into<String>
     }
 }
 
-/// The JSON a link carries: the scenario's, plus `view` when it says anything.
+/// The JSON a link carries: the scenario's (without its `try:` suggestions), plus `view` when
+/// it says anything.
 pub fn to_link_json(scenario: &Scenario, view: &ShareView) -> Value {
     let mut v = to_json(scenario);
+    // A link carries what the scenario does. `try:` is the preset page's first-visit aid, and
+    // its sentences would cost a link some 150 characters.
+    if let Value::Object(m) = &mut v {
+        m.remove("try");
+    }
     let mut m = Map::new();
     if let Some(p) = &view.panel {
         m.insert("panel".into(), Value::String(p.clone()));

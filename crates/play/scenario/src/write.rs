@@ -236,12 +236,12 @@ pub fn to_json(s: &Scenario) -> Value {
 impl Scenario {
     /// Whether two scenarios say the same thing: every field but where they were written
     /// (`source_name`, script lines' positions), which a round trip through a link or a
-    /// download does not keep.
+    /// download does not keep, and the first-visit suggestions (`try_this`), which a link
+    /// leaves out: they change nothing the scenario does.
     pub fn same_content(&self, other: &Scenario) -> bool {
         self.id == other.id
             && self.title == other.title
             && self.description == other.description
-            && self.try_this == other.try_this
             && self.seed == other.seed
             && same_timing(&self.timing, &other.timing)
             && same_timing(&self.images, &other.images)

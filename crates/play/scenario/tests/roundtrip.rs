@@ -16,6 +16,8 @@ proptest! {
         let back = scenario::parse("written.yaml", &yaml)
             .map_err(|e| TestCaseError::fail(format!("{e}\n---\n{yaml}")))?;
         prop_assert!(back.same_content(&s), "differs:\n{yaml}\n{back:#?}\n{s:#?}");
+        // A file keeps its suggestions (a link leaves them out; `same_content` ignores them).
+        prop_assert_eq!(back.try_this, s.try_this);
     }
 
     #[test]
@@ -49,9 +51,15 @@ fn every_preset_round_trips_through_yaml_and_a_link() {
         let yaml = write::to_yaml(&s);
         let back = scenario::parse(p.file, &yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"));
         assert!(back.same_content(&s), "{}:\n{yaml}", p.id);
+        assert_eq!(back.try_this, s.try_this, "{}", p.id);
         let opened = share::decode(&share::encode(&s, &ShareView::default()))
             .unwrap_or_else(|e| panic!("{}: {e}", p.id));
         assert!(opened.scenario.same_content(&s), "{}", p.id);
+        assert!(
+            opened.scenario.try_this.is_empty(),
+            "{}: a link carries no suggestions",
+            p.id
+        );
     }
 }
 
