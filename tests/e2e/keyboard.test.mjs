@@ -280,7 +280,7 @@ test('a first visit shows three things to try; dismissed, they stay dismissed', 
   const strip = page.getByTestId('try-this');
   await strip.waitFor();
   assert.equal(await strip.getByRole('listitem').count(), 3);
-  await strip.getByRole('button', { name: 'Dismiss the suggestions' }).click();
+  await strip.getByRole('button', { name: 'Dismiss' }).click();
   await strip.waitFor({ state: 'detached' });
   assert.equal((await focused(page)).id, 'story-title', 'focus goes to the story, not to the body');
   await page.reload();

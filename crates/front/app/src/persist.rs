@@ -383,8 +383,6 @@ pub fn keep_saved_aside(opening: &Scenario) -> Result<Option<String>, String> {
     Ok(Some(key))
 }
 
-/// The session kept under `key`, to open in place of the saved one, which takes its place
-/// under `key` (so restoring swaps the two, and nothing is lost either way).
 /// A session kept aside, in words for a notice (never its storage key): its title, how many
 /// script lines it holds, and when it was kept when the key tells.
 pub fn describe_kept(key: &str) -> String {
@@ -419,6 +417,8 @@ pub fn describe_kept(key: &str) -> String {
     words
 }
 
+/// The session kept under `key`, to open in place of the saved one, which takes its place
+/// under `key` (so restoring swaps the two, and nothing is lost either way).
 pub fn take_kept(key: &str) -> Result<Shared, String> {
     let st = storage().ok_or("the browser's storage is not available")?;
     let saved = st
@@ -494,8 +494,6 @@ pub fn base_url() -> String {
         .unwrap_or_default()
 }
 
-/// Copies text to the clipboard when the page may (it may not in a sandbox); the caller shows
-/// the text too, so it can be copied by hand.
 /// Copies `text` to the clipboard, then tells `done` what became of it: the words to show in
 /// a status line (the browser may refuse: no permission, an insecure page, a sandboxed frame).
 pub fn copy_to_clipboard(text: &str, what: &'static str, done: impl FnOnce(String) + 'static) {

@@ -380,13 +380,13 @@ fn TryThis(items: Vec<String>) -> impl IntoView {
             <aside class="try-this" aria-labelledby="try-this-title" data-testid="try-this">
                 <h3 id="try-this-title">"Try this"</h3>
                 <ol>{items.iter().map(|t| view! { <li>{t.clone()}</li> }).collect_view()}</ol>
-                <button class="dismiss" aria-label="Dismiss the suggestions"
+                <button class="dismiss"
                     title="Hide these suggestions (they will not show again in this browser)"
                     on:click=move |_| {
                         persist::dismiss_try();
                         open.set(false);
                         focus_element("story-title");
-                    }>"Got it ✕"</button>
+                    }>"Dismiss"</button>
             </aside>
         </Show>
     }
