@@ -289,8 +289,6 @@ fn LaneView(lane: Lane, k: usize, summary: Memo<(Option<Summary>, String)>) -> i
 pub(crate) fn CompareMenu(preset: Option<String>, edited: Signal<bool>) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let error = RwSignal::new(None::<String>);
-    let menu = NodeRef::<leptos::html::Details>::new();
-    let summary = NodeRef::<leptos::html::Summary>::new();
     let preset = StoredValue::new(preset);
     let open = move |s: Strategy| {
         let sc = ctx.sim.with_value(|sim| sim.scenario().clone());
@@ -316,18 +314,8 @@ pub(crate) fn CompareMenu(preset: Option<String>, edited: Signal<bool>) -> impl 
     };
     view! {
         // Esc closes the menu and gives the focus back to its summary.
-        <details class="compare-menu" node_ref=menu on:keydown=move |ev| {
-            if ev.key() != "Escape" { return; }
-            if let Some(d) = menu.get_untracked() {
-                if d.has_attribute("open") {
-                    let _ = d.remove_attribute("open");
-                    if let Some(s) = summary.get_untracked() {
-                        let _ = s.focus();
-                    }
-                }
-            }
-        }>
-            <summary node_ref=summary>"Compare…"</summary>
+        <details class="compare-menu" on:keydown=crate::keyboard::close_details_on_escape>
+            <summary>"Compare…"</summary>
             <p class="muted">"This scenario beside a copy whose DaemonSet uses:"</p>
             {Strategy::ALL.into_iter().map(|s| view! {
                 <button data-strategy=s.id() on:click=move |_| open(s)>{s.label()}</button>

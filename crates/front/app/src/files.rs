@@ -231,7 +231,7 @@ fn ShareDialog(theme: RwSignal<Theme>) -> impl IntoView {
     let copy = move |_| {
         let (url, fragment) = link.get_untracked();
         persist::replace_address(&fragment);
-        persist::copy_to_clipboard(&url, "link", move |m| copied.set(m));
+        persist::copy_to_clipboard(&url, "link", copied);
     };
     view! {
         <div class="dialog-inline" aria-label="Share link">
@@ -303,7 +303,7 @@ fn EmbedDialog() -> impl IntoView {
             </div>
             <textarea readonly class="link" aria-label="Embed snippet" rows="4" prop:value=move || snippet.get()></textarea>
             <button class="primary" on:click=move |_| {
-                persist::copy_to_clipboard(&snippet.get_untracked(), "embed snippet", move |m| copied.set(m));
+                persist::copy_to_clipboard(&snippet.get_untracked(), "embed snippet", copied);
             }>"Copy embed snippet"</button>
             <p class="copied" role="status" data-testid="copy-status">{move || copied.get()}</p>
         </div>

@@ -157,6 +157,31 @@ pub(crate) fn panel_chosen_by_keys() -> bool {
 }
 
 /// Moves the focus to the element with this id; false when there is none.
+/// Esc inside an open `<details>` menu closes it and gives the focus back to its `<summary>`
+/// (a keydown handler for the `<details>`; the DOM is read from the event, so no node refs).
+pub(crate) fn close_details_on_escape(ev: web_sys::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    if ev.key() != "Escape" {
+        return;
+    }
+    let Some(d) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    if d.remove_attribute("open").is_ok() {
+        if let Some(s) = d
+            .query_selector("summary")
+            .ok()
+            .flatten()
+            .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = s.focus();
+        }
+    }
+}
+
 pub(crate) fn focus_element(id: &str) -> bool {
     use wasm_bindgen::JsCast;
     web_sys::window()

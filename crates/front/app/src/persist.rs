@@ -494,15 +494,20 @@ pub fn base_url() -> String {
         .unwrap_or_default()
 }
 
-/// Copies `text` to the clipboard, then tells `done` what became of it: the words to show in
-/// a status line (the browser may refuse: no permission, an insecure page, a sandboxed frame).
-pub fn copy_to_clipboard(text: &str, what: &'static str, done: impl FnOnce(String) + 'static) {
+/// Copies `text` to the clipboard, then puts in `status` what became of it, in words for a
+/// status line (the browser may refuse: no permission, an insecure page, a sandboxed frame).
+pub fn copy_to_clipboard(
+    text: &str,
+    what: &'static str,
+    status: leptos::prelude::RwSignal<String>,
+) {
+    use leptos::prelude::Set;
     let Some(w) = web_sys::window() else {
         return;
     };
     let promise = w.navigator().clipboard().write_text(text);
     leptos::task::spawn_local(async move {
-        done(match wasm_bindgen_futures::JsFuture::from(promise).await {
+        status.set(match wasm_bindgen_futures::JsFuture::from(promise).await {
             Ok(_) => format!("Copied the {what} to the clipboard."),
             Err(e) => {
                 let why = js_sys::Reflect::get(&e, &"message".into())

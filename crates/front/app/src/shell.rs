@@ -371,23 +371,26 @@ fn panel_view(p: Panel) -> AnyView {
 }
 
 /// A first visit's three suggestions, from the scenario's `try:` list, until dismissed (then
-/// never again in this browser). Focus goes to the story's heading when it closes.
+/// never again in this browser). Dismissing removes the box (nothing reactive to keep) and
+/// gives the focus to the story's heading.
 #[component]
 fn TryThis(items: Vec<String>) -> impl IntoView {
-    let open = RwSignal::new(true);
     view! {
-        <Show when=move || open.get()>
-            <aside class="try-this" aria-labelledby="try-this-title" data-testid="try-this">
-                <h3 id="try-this-title">"Try this"</h3>
-                <ol>{items.iter().map(|t| view! { <li>{t.clone()}</li> }).collect_view()}</ol>
-                <button class="dismiss"
-                    title="Hide these suggestions (they will not show again in this browser)"
-                    on:click=move |_| {
-                        persist::dismiss_try();
-                        open.set(false);
-                        focus_element("story-title");
-                    }>"Dismiss"</button>
-            </aside>
-        </Show>
+        <aside class="try-this" aria-labelledby="try-this-title" data-testid="try-this">
+            <h3 id="try-this-title">"Try this"</h3>
+            <ol>{items.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ol>
+            <button class="dismiss"
+                title="Hide these suggestions (they will not show again in this browser)"
+                on:click=|ev| {
+                    use wasm_bindgen::JsCast;
+                    persist::dismiss_try();
+                    focus_element("story-title");
+                    if let Some(b) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                        if let Some(aside) = b.parent_element() {
+                            aside.remove();
+                        }
+                    }
+                }>"Dismiss"</button>
+        </aside>
     }
 }

@@ -78,12 +78,12 @@ pub(crate) fn Transport() -> impl IntoView {
             <span class="clock" data-testid="clock" aria-live="off">
                 "t = " {move || format!("{:.1}s", clock.get())}
                 // Said, not announced: the clock runs on, and nothing more will happen.
-                <Show when=move || at_rest.get()>
+                {move || at_rest.get().then(|| view! {
                     <span class="at-rest" data-testid="at-rest"
                         title="The script is done and nothing is scheduled: time passes, nothing changes until you act.">
                         "at rest: nothing more will happen"
                     </span>
-                </Show>
+                })}
             </span>
             // A screen reader hears the caption of a step, not every change while it plays.
             <p class="caption" data-testid="caption"

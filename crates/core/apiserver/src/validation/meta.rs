@@ -13,10 +13,10 @@ use super::names::{
 const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
 
 /// Our hint under the API server's message for a bad name (kubectl prints none).
-pub(crate) const NAME_HINT: &str =
-    "a name is lower-case letters, digits, '-' and '.', starting and ending with a letter or digit: e.g. worker-2";
+pub(crate) const NAME_HINT: &str = "use lower-case letters, digits, '-' and '.', e.g. worker-2";
 /// Our hint under the API server's message for a bad label key or value.
-pub(crate) const LABEL_HINT: &str = "label keys and values are letters, digits, '-', '_' and '.', starting and ending with a letter or digit (a key may have a DNS prefix and '/', a value may be empty): e.g. disk=ssd";
+pub(crate) const LABEL_HINT: &str =
+    "letters, digits, '-', '_' and '.', starting and ending with a letter or digit, e.g. disk=ssd";
 
 /// `ValidateObjectMeta` for an object whose name must be a DNS-1123 subdomain; `namespaced`:
 /// upstream's `requiresNamespace` (a cluster-scoped object's namespace is cleared by the store).

@@ -68,7 +68,7 @@ pub fn validate_node(node: &Node, old: Option<&Node>) -> Result<(), Invalid> {
 /// it, `metadata.taints`: each key a qualified name, each value a label value (the messages
 /// joined by ";"), an effect of the three, and no two taints with the same key and effect.
 fn validate_node_taints(taints: &[Taint], path: &Path) -> Vec<FieldError> {
-    const HINT: &str = "a taint is key[=value]:Effect, its key and value written as a label's, its effect NoSchedule, PreferNoSchedule or NoExecute: e.g. dedicated=gpu:NoSchedule";
+    const HINT: &str = "write key[=value]:Effect, e.g. dedicated=gpu:NoSchedule";
     let mut errs = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for (i, t) in taints.iter().enumerate() {
