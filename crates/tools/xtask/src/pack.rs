@@ -32,13 +32,56 @@ const DECODER_CRATE: &str = "dsplay-unlzma";
 const DECODER_FILE: &str = "public/unlzma.wasm";
 
 /// Packs the wasm that `dist/index.html` loads, puts the decoder beside it, strips the
-/// stylesheet's comments (`css.rs`) and the comment lines of the site's scripts (`js.rs`). Running it on a packed `dist/` changes nothing.
+/// stylesheet's comments (`css.rs`), the comment lines of the scripts (`js.rs`) and the comments
+/// of `index.html`. Running it on a packed `dist/` changes nothing.
 pub fn pack(root: &Path, dist: &Path) -> Result {
     build_decoder(root, dist)?;
     pack_wasm(dist)?;
     crate::css::strip_stylesheet(dist)?;
     crate::js::strip_scripts(dist)?;
+    strip_html_comments(dist)?;
     add_csp(dist)
+}
+
+/// Drops the `<!-- … -->` comments of `index.html` (they explain the page to its readers, and
+/// cost its every visitor): the markup is left as it is. Idempotent.
+fn strip_html_comments(dist: &Path) -> Result {
+    let index_path = dist.join("index.html");
+    let html = fs::read_to_string(&index_path)
+        .map_err(|e| format!("reading {}: {e}", index_path.display()))?;
+    let stripped = without_html_comments(&html);
+    if stripped != html {
+        fs::write(&index_path, &stripped)
+            .map_err(|e| format!("writing {}: {e}", index_path.display()))?;
+        note(&format!(
+            "stripped index.html: {} → {} bytes (comments)",
+            html.len(),
+            stripped.len()
+        ));
+    }
+    Ok(())
+}
+
+/// `html` without its comments, and without the lines they leave blank. An unclosed comment
+/// stays as it is.
+fn without_html_comments(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find("<!--") {
+        let Some(len) = rest[start..].find("-->") else {
+            break;
+        };
+        out.push_str(&rest[..start]);
+        rest = &rest[start + len + 3..];
+    }
+    out.push_str(rest);
+    let mut lines = String::with_capacity(out.len());
+    for line in out.split_inclusive('\n') {
+        if !line.trim().is_empty() {
+            lines.push_str(line);
+        }
+    }
+    lines
 }
 
 /// Writes the strict policy into `index.html` as `<meta http-equiv="Content-Security-Policy">`
@@ -233,6 +276,15 @@ fn decompress(packed: &[u8]) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_comments_and_the_lines_they_leave_go() {
+        let html = "<head>\n  <!-- why\n       it is so -->\n  <title>t</title> <!-- x -->\n\n</head>\n<!-- open";
+        assert_eq!(
+            without_html_comments(html),
+            "<head>\n  <title>t</title> \n</head>\n<!-- open"
+        );
+    }
 
     const TRUNK_INDEX: &str = r#"<html><head>
 <link rel="stylesheet" href="/style-1.css" integrity="sha384-a"/>
