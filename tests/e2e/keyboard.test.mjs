@@ -176,7 +176,12 @@ test('500 nodes: the tiles are one tab stop, arrows move by rows and never step,
   await tabTo(page, (f) => f.item !== '');
   const at = await clock(page);
   const start = (await focused(page)).item;
-  const box = async () => page.evaluate(() => document.activeElement.getBoundingClientRect().toJSON());
+  // Where the focused tile is on the page (not in the viewport: focusing may scroll).
+  const box = async () =>
+    page.evaluate(() => {
+      const r = document.activeElement.getBoundingClientRect();
+      return { top: r.top + window.scrollY, left: r.left + window.scrollX };
+    });
   const a = await box();
   await page.keyboard.press('ArrowDown');
   const b = await box();
