@@ -166,7 +166,7 @@ fn CodeEditor(text: RwSignal<String>, diags: Memo<Vec<Diag>>) -> impl IntoView {
                             // back into the panel and the arrows go on to the other panels.
                             // Without the tabs (an embed), out of the editor all the same.
                             use wasm_bindgen::JsCast;
-                            if !crate::keyboard::focus_element(&format!("tab-{}", crate::Panel::Yaml.id())) {
+                            if !crate::keyboard::focus_element(&crate::Panel::Yaml.tab_id()) {
                                 if let Some(ta) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
                                     let _ = ta.blur();
                                 }

@@ -40,10 +40,7 @@ pub(crate) fn ClusterPane(#[prop(optional)] read_only: bool) -> impl IntoView {
         })
     });
     let grid_focus = move |ev: leptos::ev::FocusEvent| {
-        use wasm_bindgen::JsCast;
-        let name = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        let name = crate::keyboard::as_element(ev.target())
             .and_then(|e| e.get_attribute(crate::keyboard::GRID_ITEM));
         if name.is_some() && stop.with_untracked(|s| *s != name) {
             stop.set(name);

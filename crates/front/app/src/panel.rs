@@ -31,6 +31,10 @@ impl Panel {
             Panel::Script => "script",
         }
     }
+    /// The id of this panel's tab in the tab list (`tab-explain`, …).
+    pub fn tab_id(self) -> String {
+        format!("tab-{}", self.id())
+    }
     pub fn label(self) -> &'static str {
         match self {
             Panel::Explain => "Explain",

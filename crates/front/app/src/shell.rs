@@ -275,7 +275,7 @@ pub fn Playground(
         <header class="top">
             // The skip link: past the story, the controls and every node, to the panels.
             <button type="button" class="skip-link"
-                on:click=move |_| { focus_element(&format!("tab-{}", ctx.panel.get_untracked().id())); }>
+                on:click=move |_| { focus_element(&ctx.panel.get_untracked().tab_id()); }>
                 "Skip to panels"
             </button>
             <h1>"DaemonSet Playground"</h1>
@@ -331,10 +331,10 @@ pub fn Playground(
                             ev.prevent_default();
                             keyboard::set_panel_chosen_by_keys(next == Panel::Terminal);
                             ctx.panel.set(next);
-                            focus_element(&format!("tab-{}", next.id()));
+                            focus_element(&next.tab_id());
                         }>
                         {Panel::ALL.into_iter().map(|p| view! {
-                            <button role="tab" id=format!("tab-{}", p.id()) data-panel=p.id()
+                            <button role="tab" id=p.tab_id() data-panel=p.id()
                                 aria-selected=move || (ctx.panel.get() == p).to_string()
                                 tabindex=move || if ctx.panel.get() == p { "0" } else { "-1" }
                                 aria-controls="side-panel"
@@ -344,7 +344,7 @@ pub fn Playground(
                         }).collect_view()}
                     </div>
                     <div class="panel" id="side-panel" role="tabpanel"
-                        aria-labelledby=move || format!("tab-{}", ctx.panel.get().id())
+                        aria-labelledby=move || ctx.panel.get().tab_id()
                         data-panel=move || ctx.panel.get().id()>
                         {move || panel_view(ctx.panel.get())}
                     </div>
@@ -382,13 +382,10 @@ fn TryThis(items: Vec<String>) -> impl IntoView {
             <button class="dismiss"
                 title="Hide these suggestions (they will not show again in this browser)"
                 on:click=|ev| {
-                    use wasm_bindgen::JsCast;
                     persist::dismiss_try();
                     focus_element("story-title");
-                    if let Some(b) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
-                        if let Some(aside) = b.parent_element() {
-                            aside.remove();
-                        }
+                    if let Some(aside) = keyboard::as_element(ev.current_target()).and_then(|b| b.parent_element()) {
+                        aside.remove();
                     }
                 }>"Dismiss"</button>
         </aside>
