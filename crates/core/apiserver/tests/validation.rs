@@ -493,3 +493,74 @@ fn validation_errors_can_be_located_in_the_manifest() {
     let err = rejection(&ds);
     assert_eq!(map.locate(&err.errors[0].path), Some((15, 22)));
 }
+
+/// A node named `worker` with these taints (key, value, effect).
+fn tainted(taints: &[(&str, &str, &str)]) -> k8s_openapi::api::core::v1::Node {
+    use k8s_openapi::api::core::v1::{Node, NodeSpec, Taint};
+    Node {
+        metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some("worker".into()),
+            ..Default::default()
+        },
+        spec: Some(NodeSpec {
+            taints: Some(
+                taints
+                    .iter()
+                    .map(|(k, v, e)| Taint {
+                        key: (*k).into(),
+                        value: (!v.is_empty()).then(|| (*v).into()),
+                        effect: (*e).into(),
+                        time_added: None,
+                    })
+                    .collect(),
+            ),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// `validateNodeTaints` (pkg/apis/core/validation/validation.go), run by `ValidateNode` on
+/// `metadata.taints`: key a qualified name, value a label value, effect required and one of
+/// three, one taint per key and effect (Duplicate, printed with Go's `%#v` of the taint).
+#[test]
+fn validate_node_taints_follows_upstream_validate_node_taints() {
+    use apiserver::validation::validate_node;
+    assert!(validate_node(
+        &tainted(&[("k", "v", "NoSchedule"), ("k", "v", "NoExecute")]),
+        None
+    )
+    .is_ok());
+    let said = |t: &[(&str, &str, &str)]| {
+        validate_node(&tainted(t), None)
+            .expect_err("refused")
+            .errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        said(&[("k", "", "")]),
+        ["metadata.taints[0].effect: Required value"]
+    );
+    assert_eq!(
+        said(&[("k", "", "Never")]),
+        ["metadata.taints[0].effect: Unsupported value: \"Never\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\""]
+    );
+    assert_eq!(
+        said(&[("k", "a", "NoSchedule"), ("k", "b", "NoSchedule")]),
+        ["metadata.taints[1]: Duplicate value: core.Taint{Key:\"k\", Value:\"b\", Effect:\"NoSchedule\", TimeAdded:<nil>}: taints must be unique by key and effect pair"]
+    );
+    let value = said(&[("k", "<b>", "NoSchedule")]);
+    assert_eq!(value.len(), 1);
+    assert!(
+        value[0]
+            .starts_with("metadata.taints[0].value: Invalid value: \"<b>\": a valid label must be"),
+        "{value:?}"
+    );
+    let key = said(&[("bad key", "", "NoSchedule")]);
+    assert!(
+        key[0].starts_with("metadata.taints[0].key: Invalid value: \"bad key\": name part must"),
+        "{key:?}"
+    );
+}
