@@ -1,8 +1,9 @@
 //! Writes seed corpora for the fuzz targets from the repository's own inputs, one file per
 //! input, into `DIR/<target>/` (default `fuzz/seeds`): the presets and lessons, the files of
 //! their `files:` sections, their script lines, the presets' share links (as `dsplay share`
-//! writes them) and link JSON, `kubectl get nodes -o yaml|json` of each preset's cluster, and
-//! the bad inputs of `docs/bad-inputs.md`. `cargo fuzz cmin` then keeps what adds coverage
+//! writes them) and link JSON, `kubectl get nodes -o yaml|json` of each preset's cluster, the
+//! Embed API's messages (each preset as a `dsplay:load`), and the bad inputs of
+//! `docs/bad-inputs.md`. `cargo fuzz cmin` then keeps what adds coverage
 //! (docs/fuzzing.md).
 //!
 //! `cargo run --manifest-path fuzz/Cargo.toml --example seeds [DIR]`
@@ -49,8 +50,25 @@ fn main() {
         .unwrap_or_else(|| PathBuf::from("fuzz/seeds"));
     let mut seeds = Seeds::default();
 
+    // The Embed API's messages, as docs/embed.md shows them.
+    for m in [
+        r#"{"type":"dsplay:play"}"#,
+        r#"{"type":"dsplay:pause"}"#,
+        r#"{"type":"dsplay:step"}"#,
+        r#"{"type":"dsplay:seek","t":30}"#,
+        r#"{"type":"dsplay:speed","x":3}"#,
+        r#"{"type":"dsplay:seek","t":"x"}"#,
+        "dsplay:play",
+    ] {
+        seeds.add("embed", m);
+    }
+
     for p in presets::ALL.iter().chain(presets::LESSONS) {
         seeds.add("scenario", p.text);
+        seeds.add(
+            "embed",
+            serde_json::json!({ "type": "dsplay:load", "scenario": p.text }).to_string(),
+        );
         let Ok((s, lesson)) = scenario::lesson::parse_with_lesson(p.file, p.text) else {
             continue;
         };

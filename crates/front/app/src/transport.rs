@@ -4,7 +4,7 @@
 use crate::Ctx;
 use leptos::prelude::*;
 
-pub(crate) const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+pub(crate) use scenario::embed_api::SPEEDS;
 
 pub(crate) fn step_forward(ctx: Ctx) {
     ctx.playing.set(false);

@@ -9,6 +9,7 @@
 pub mod caption;
 pub mod compare;
 pub mod edit;
+pub mod embed_api;
 pub mod export;
 pub mod format;
 pub mod import;
