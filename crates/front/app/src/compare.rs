@@ -6,6 +6,7 @@
 
 use crate::counters::CountersTable;
 use crate::shell::TICK;
+use crate::transport::SpeedMenu;
 use crate::{chart, nodes, persist, Ctx, Panel, Sim, Theme};
 use leptos::prelude::*;
 use scenario::compare::{self, Strategy, Summary};
@@ -206,15 +207,7 @@ pub(crate) fn ComparePage(opts: persist::PageOptions) -> impl IntoView {
                         on:click=move |_| playing.update(|p| *p = !*p)>
                         {move || if playing.get() { "❚❚ Pause" } else { "▶ Play" }}
                     </button>
-                    <label class="speed">"Speed "
-                        <select aria-label="Speed" on:change=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).parse::<f64>() { speed.set(v) }
-                        }>
-                            {crate::transport::SPEEDS.into_iter().map(|s| view! {
-                                <option value=s.to_string() selected=move || speed.get() == s>{format!("{s}×")}</option>
-                            }).collect_view()}
-                        </select>
-                    </label>
+                    <SpeedMenu speed/>
                 </div>
                 <input class="scrubber" type="range" aria-label="Timeline" min="0" step="0.1"
                     max=move || format!("{:.1}", horizon.get().max(clock.get()).max(1.0))

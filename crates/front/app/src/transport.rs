@@ -20,6 +20,22 @@ pub(crate) fn step_back(ctx: Ctx) {
     }
 }
 
+/// The speed menu, of the playground and of a comparison (which plays its lanes at one speed).
+#[component]
+pub(crate) fn SpeedMenu(speed: RwSignal<f64>) -> impl IntoView {
+    view! {
+        <label class="speed">"Speed "
+            <select aria-label="Speed" on:change=move |ev| {
+                if let Ok(v) = event_target_value(&ev).parse::<f64>() { speed.set(v) }
+            }>
+                {SPEEDS.into_iter().map(|s| view! {
+                    <option value=s.to_string() selected=move || speed.get() == s>{format!("{s}×")}</option>
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
 #[component]
 pub(crate) fn Transport() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -54,15 +70,7 @@ pub(crate) fn Transport() -> impl IntoView {
                 </button>
                 <button class="step" aria-label="Step to the next change" title="Step forward (→)"
                     on:click=move |_| step_forward(ctx)>"Step ›"</button>
-                <label class="speed">"Speed "
-                    <select aria-label="Speed" on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<f64>() { ctx.speed.set(v) }
-                    }>
-                        {SPEEDS.into_iter().map(|s| view! {
-                            <option value=s.to_string() selected=move || ctx.speed.get() == s>{format!("{s}×")}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
+                <SpeedMenu speed=ctx.speed/>
             </div>
             <input class="scrubber" type="range" aria-label="Timeline" min="0" step="0.1"
                 max=move || format!("{:.1}", horizon.get().max(clock.get()).max(1.0))
