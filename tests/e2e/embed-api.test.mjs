@@ -60,8 +60,8 @@ const states = (page) => page.evaluate(() => window.received.filter((m) => m?.ty
 const lastState = async (page) => (await states(page)).at(-1);
 
 /** Waits until the newest state satisfies `ok`. */
-async function stateWhere(page, ok, what) {
-  const deadline = Date.now() + 20_000;
+async function stateWhere(page, ok, what, ms = 20_000) {
+  const deadline = Date.now() + ms;
   for (;;) {
     const s = await lastState(page);
     if (s && ok(s)) return s;
@@ -120,6 +120,24 @@ test('a host receives ready and states, and its pause, seek, speed, step and pla
 
   await send(page, { type: 'dsplay:play' });
   await stateWhere(page, (s) => s.t > stepped.t + 1, 'playing again');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a far seek goes a tick at a time: the frame paints on the way, says where to, and lands on t', async () => {
+  // Seven virtual days of the default preset: seconds of simulation. In one call (as before)
+  // the frame froze until done, and 30 days on 500 nodes froze it for many minutes.
+  const week = 7 * 24 * 3600;
+  const { context, page, frame, problems } = await host('preset=f1-one-pod-per-node');
+  await page.waitForFunction(() => window.received.some((m) => m?.type === 'dsplay:state'), null, { timeout: 30_000 });
+  await send(page, { type: 'dsplay:seek', t: week });
+  await stateWhere(page, (s) => s.t > 0 && s.t < week, 'on its way (a frame painted mid-seek)');
+  await frame.getByText(`seeking to t=${week}.0s`).waitFor({ timeout: 10_000 });
+  const landed = await stateWhere(page, (s) => s.t === week, `t = ${week}`, 120_000);
+  assert.deepEqual(Object.values(landed.counters)[0], { desired: 4, current: 4, ready: 4, updated: 4, available: 4 });
+  assert.equal(await clock(frame), week);
+  await page.waitForTimeout(500);
+  assert.equal((await lastState(page)).t, week, 'paused there: the seek is over');
   assert.deepEqual(problems, []);
   await context.close();
 });

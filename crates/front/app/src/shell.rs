@@ -221,12 +221,21 @@ pub fn Playground(
 
     let handle = set_interval_with_handle(
         move || {
-            if ctx.playing.get_untracked() {
+            let seeking = ctx
+                .sim
+                .try_with_value(crate::Sim::seeking)
+                .flatten()
+                .is_some();
+            if ctx.playing.get_untracked() || seeking {
                 let dt = TICK.as_secs_f64() * ctx.speed.get_untracked();
-                // While it plays, the caption follows the latest change on screen.
+                // While it plays, the caption follows the latest change on screen; while a
+                // far seek goes on, it says where to.
                 let latest = ctx.mutate(|s| {
                     s.advance(dt);
-                    s.latest_caption()
+                    match s.seeking() {
+                        Some(t) => Some(format!("seeking to t={t:.1}s …")),
+                        None => s.latest_caption(),
+                    }
                 });
                 if let Some(Some(c)) = latest {
                     if ctx.caption.with_untracked(|now| *now != c) {

@@ -40,6 +40,10 @@ pub struct Output {
 #[derive(Clone)]
 pub struct Sim {
     pub timeline: Timeline,
+    /// Where a seek past the furthest time reached is still going: a link's or a host's far
+    /// `t` is simulated a tick's worth of events at a time ([`Sim::seek_forward`]), and
+    /// anything the user does instead ends it.
+    seeking: Option<f64>,
 }
 
 /// How the transport's caption line shows a visible change: its time, then what happened.
@@ -53,7 +57,10 @@ impl Sim {
         let mut timeline = Timeline::new(scenario).map_err(|e| e.to_string())?;
         #[cfg(target_arch = "wasm32")]
         timeline.set_clock(Some(page_clock));
-        Ok(Sim { timeline })
+        Ok(Sim {
+            timeline,
+            seeking: None,
+        })
     }
 
     pub fn load(file: &str, text: &str) -> Result<Sim, String> {
@@ -87,7 +94,11 @@ impl Sim {
         cluster_view(self.timeline.cluster())
     }
 
+    /// Plays `dt` seconds on, or goes on with a seek that has not reached its time.
     pub fn advance(&mut self, dt: f64) {
+        if let Some(t) = self.seeking {
+            return self.seek_forward(t);
+        }
         let t = self.elapsed() + dt;
         self.timeline.advance_to(t, MAX_EVENTS_PER_TICK);
     }
@@ -100,6 +111,7 @@ impl Sim {
 
     /// Forward to the next visible change; the caption says what happened and why.
     pub fn step_forward(&mut self) -> String {
+        self.seeking = None;
         match self.timeline.step_forward() {
             Some(c) => captioned(&c),
             None => "nothing more happens: the script is done and the cluster is at rest".into(),
@@ -108,6 +120,7 @@ impl Sim {
 
     /// Back to the previous visible change, exactly as it was.
     pub fn step_back(&mut self) -> String {
+        self.seeking = None;
         match self.timeline.step_back() {
             Some(c) => captioned(&c),
             None => "at the start".into(),
@@ -116,6 +129,7 @@ impl Sim {
 
     /// To `t`, within what has been simulated (the scrubber's range).
     pub fn seek(&mut self, t: f64) -> String {
+        self.seeking = None;
         self.timeline.seek(t.clamp(0.0, self.horizon()));
         // What the screen shows is the latest change before the new time.
         self.latest_caption()
@@ -123,12 +137,22 @@ impl Sim {
     }
 
     pub fn reset(&mut self) {
+        self.seeking = None;
         self.timeline.reset();
     }
 
-    /// Simulates up to `t` (a shared link's `&t=`; the codec bounds it).
+    /// Goes to `t`, simulating what has not been seen (a link's `&t=`, a host's
+    /// `dsplay:seek`: up to 30 days). At most [`MAX_EVENTS_PER_TICK`] new events at once; the
+    /// ticks go on from there ([`Sim::advance`], [`Sim::seeking`]).
     pub fn seek_forward(&mut self, t: f64) {
-        self.timeline.seek(t.max(0.0));
+        let t = t.max(0.0);
+        let done = self.timeline.seek_within(t, MAX_EVENTS_PER_TICK);
+        self.seeking = (!done).then_some(t);
+    }
+
+    /// The time a seek is still on its way to.
+    pub fn seeking(&self) -> Option<f64> {
+        self.seeking
     }
 
     /// The `s=1.…[&t=…]` fragment of a link to this scenario with every edit (and the lesson
@@ -148,6 +172,7 @@ impl Sim {
     /// Runs a terminal line or an edit: read-only commands just run; commands that change the
     /// cluster are recorded in the script at the current time, so the scenario replays them.
     pub fn command(&mut self, line: &str) -> Output {
+        self.seeking = None;
         #[cfg(feature = "planted-panic")]
         if let Some(rest) = line.strip_prefix(PLANTED_PANIC) {
             // Half an edit, then a bug: the command runs (and is written into the script),
@@ -161,6 +186,7 @@ impl Sim {
     /// A node or pod edit from the UI: checked, turned into script commands by the scenario
     /// crate (`Edit::commands`), run and recorded. On an error, what ran before it stays.
     pub fn edit(&mut self, edit: &Edit) -> Result<Vec<Output>, Output> {
+        self.seeking = None;
         match self.timeline.apply_edit(edit) {
             Ok(records) => Ok(records.into_iter().map(Output::from).collect()),
             Err(e) => Err(Output {
@@ -183,6 +209,7 @@ impl Sim {
 
     /// Applies the editor's manifest (recorded in the script); an invalid one changes nothing.
     pub fn apply_yaml(&mut self, text: &str) -> Result<Output, Vec<Diagnostic>> {
+        self.seeking = None;
         self.timeline.apply_manifest(text).map(Output::from)
     }
 
@@ -217,4 +244,57 @@ fn output(line: &str, r: Result<scenario::Record, CommandError>) -> Output {
         text: e.output,
         ok: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A link's far `&t=` or a host's `dsplay:seek`: the first call does a tick's worth, the
+    /// ticks go on to exactly `t`, and the caption line can say where to meanwhile.
+    #[test]
+    fn a_far_seek_goes_on_tick_by_tick_to_its_time() {
+        let week = 7.0 * 24.0 * 3600.0;
+        let mut sim = Sim::preset("f1-one-pod-per-node").expect("preset");
+        sim.seek_forward(week);
+        assert_eq!(sim.seeking(), Some(week), "one tick cannot simulate a week");
+        assert!(sim.elapsed() < week);
+        let mut ticks = 1;
+        while sim.seeking().is_some() {
+            let before = sim.elapsed();
+            sim.advance(1.0);
+            assert!(sim.elapsed() > before, "tick {ticks} made no progress");
+            ticks += 1;
+        }
+        assert_eq!(sim.elapsed(), week);
+        assert!(ticks > 2, "{ticks} ticks");
+        // Once there, a tick plays on as usual.
+        sim.advance(1.0);
+        assert_eq!(sim.elapsed(), week + 1.0);
+    }
+
+    /// Anything the user does instead ends the seek where it is.
+    #[test]
+    fn a_step_or_an_edit_ends_a_far_seek() {
+        let week = 7.0 * 24.0 * 3600.0;
+        let ends: [fn(&mut Sim); 4] = [
+            |s| drop(s.step_back()),
+            |s| drop(s.step_forward()),
+            |s| s.reset(),
+            |s| drop(s.command("kubectl label node worker x=y")),
+        ];
+        for end in ends {
+            let mut sim = Sim::preset("f1-one-pod-per-node").expect("preset");
+            sim.seek_forward(week);
+            assert!(sim.seeking().is_some());
+            end(&mut sim);
+            assert_eq!(sim.seeking(), None);
+            let t = sim.elapsed();
+            sim.advance(1.0);
+            assert!(
+                (sim.elapsed() - (t + 1.0)).abs() < 1e-9,
+                "plays on from {t}"
+            );
+        }
+    }
 }

@@ -518,8 +518,17 @@ impl Timeline {
     }
 
     /// Goes to `t` seconds since the start: back by replaying from a checkpoint, forward by
-    /// simulating (unbounded: keep `t` within the horizon in a UI frame).
+    /// simulating (unbounded: in a UI frame, keep `t` within the horizon or use
+    /// [`Timeline::seek_within`]).
     pub fn seek(&mut self, t: f64) {
+        self.seek_within(t, usize::MAX);
+    }
+
+    /// [`Timeline::seek`] simulating at most `max_events` events past the horizon (known
+    /// territory is replayed whole). False when it stopped short of `t`: calling it again goes
+    /// on from there, and the state reached in the end is the one `seek` reaches. So a link's
+    /// far `&t=` (up to 30 days: at 500 nodes, minutes of simulation) never freezes the page.
+    pub fn seek_within(&mut self, t: f64, max_events: usize) -> bool {
         let target = self.play.instant(t);
         let now = self.play.position();
         let back = target < now.at;
@@ -532,7 +541,7 @@ impl Timeline {
         if target <= self.horizon.at {
             self.replay_known(target);
         }
-        self.advance_to_instant(target, usize::MAX);
+        self.advance_to_instant(target, max_events)
     }
 
     /// Moves towards `target` (at or before the horizon's time) through territory already

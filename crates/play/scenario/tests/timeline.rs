@@ -92,6 +92,42 @@ fn seeking_anywhere_gives_what_playing_straight_there_gives() {
     assert!(tl.horizon() >= 139.9, "reset keeps the horizon");
 }
 
+/// The page's seek to a link's or a host's far `t`: bounded chunks, one per frame, reach the
+/// state one unbounded seek reaches, with the same marks, from the start and from a point
+/// behind a horizon already seen.
+#[test]
+fn a_seek_in_bounded_chunks_reaches_what_one_seek_reaches() {
+    let s = common::parse("node-kubelet-stops");
+    for from in [0.0, 30.0] {
+        let mut whole = Timeline::new(s.clone()).expect("ok");
+        let mut chunked = Timeline::new(s.clone()).expect("ok");
+        for tl in [&mut whole, &mut chunked] {
+            tl.advance_to(60.0, usize::MAX);
+            tl.seek(from);
+        }
+        whole.seek(200.0);
+        let mut calls = 1;
+        while !chunked.seek_within(200.0, 5) {
+            calls += 1;
+            assert!(calls < 10_000, "the seek does not end");
+        }
+        assert!(calls > 3, "{calls} calls: the bound did not bound");
+        assert!(
+            now(&chunked) == now(&whole),
+            "from {from}: the states differ"
+        );
+        assert_eq!(
+            chunked.marks(),
+            whole.marks(),
+            "from {from}: the marks differ"
+        );
+        assert!(
+            chunked.seek_within(200.0, 0),
+            "at the target, a seek is done at once"
+        );
+    }
+}
+
 #[test]
 fn an_edit_after_stepping_back_rewrites_the_future_and_replays() {
     let s = common::parse("f4-rolling-update-max-unavailable-1");
