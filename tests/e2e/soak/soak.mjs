@@ -2,7 +2,8 @@
 // release page, as a learner would drive it from the terminal. Opt-in, not in CI (it runs for
 // many minutes): `cargo xtask test --soak` (or `--only soak`) serves dist/ and runs this file.
 //
-// Holds: no crash (the crash banner never shows, no page error, no console error), and prints
+// Holds: no crash (the crash banner never shows, no page error, no console error), wasm memory
+// under 300 MB, and prints
 // the figures for docs/performance.md: wasm memory (linear memory's size) and the renderer's
 // resident memory as virtual time goes on, the frame time (p95, max) while playing at 64×, and
 // how long each virtual hour took. SOAK_HOURS (default 24) and SOAK_SEED (default 1) vary it.
@@ -195,4 +196,7 @@ test(`soak: ${HOURS} h of virtual time on ${NODES} nodes with random actions (se
     console.log(`# soak: wall time per virtual hour: median ${(percentile(hourWall, 50) / 1000).toFixed(1)} s, max ${(Math.max(...hourWall) / 1000).toFixed(1)} s`);
   }
   assert.ok(samples.length >= 2, 'too few samples');
+  // The time-travel history grows with virtual time (≈ 10 MB per hour at 500 nodes, measured);
+  // the tab's bound for a day of it is 300 MB.
+  assert.ok(peakWasm < 300 * 1048576, `wasm memory peaked at ${mb(peakWasm)}, over 300 MB`);
 });
