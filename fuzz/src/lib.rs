@@ -84,3 +84,23 @@ pub fn step_for(s: &mut Session, seconds: f64, max_events: usize) {
         }
     }
 }
+
+/// The `scenario` target's body (also timed, uninstrumented, by `examples/replay.rs`): a
+/// scenario file as `dsplay` loads it and, when small, played for [`RUN_SECONDS`] or
+/// [`MAX_EVENTS`] events, then drawn.
+pub fn scenario_file(data: &[u8]) {
+    let Some(text) = text(data) else { return };
+    let Ok((scenario, _lesson)) = scenario::lesson::parse_with_lesson("fuzz.yaml", text) else {
+        return;
+    };
+    if !small_enough(&scenario) {
+        return;
+    }
+    // A file that parses but that the cluster refuses (a bad timing key, a node the store
+    // rejects) is an error with a message, not a crash.
+    let Ok(mut play) = scenario::Playback::new(scenario) else {
+        return;
+    };
+    play.advance_to(RUN_SECONDS, MAX_EVENTS);
+    let _ = scenario::view::cluster_view(&play.session.cluster);
+}
