@@ -135,8 +135,11 @@ pub(crate) fn ComparePage(opts: persist::PageOptions) -> impl IntoView {
         playing.set(false);
         clock.set(t);
         ctxs.with_value(|cs| {
+            // Every lane all the way to t at once (the scrubber stops at the furthest lane's
+            // horizon, so little is new), as `move_to` moves them: the lanes have no
+            // tick-by-tick seek (`Sim::seek_forward`), which `Sim::advance` alone continues.
             for c in cs {
-                c.mutate(|s| s.seek_forward(t));
+                c.mutate(|s| s.timeline.seek(t));
             }
         });
     };
