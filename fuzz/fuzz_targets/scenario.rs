@@ -6,4 +6,6 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| dsplay_fuzz::scenario_file(data));
+fuzz_target!(|data: &[u8]| {
+    dsplay_fuzz::scenario_file(data);
+});

@@ -16,9 +16,12 @@ pub const MAX_NODES: usize = 16;
 pub const MAX_SCRIPT: usize = 40;
 /// … for at most this much virtual time …
 pub const RUN_SECONDS: f64 = 300.0;
-/// … and at most this many simulation events (a timing override of 1 ms makes every second
-/// busy: the event count, not the virtual time, is what bounds the work).
-pub const MAX_EVENTS: usize = 20_000;
+/// … and at most this many simulation events (a timing override of 1 ms, or an evict/recreate
+/// loop, makes every second busy: the event count, not the virtual time, is what bounds the
+/// work). An event costs 13–27 µs natively on 16 nodes, flat over a run (no growth with
+/// history), so 3,000 keep an input under 100 ms; the corpus's inputs that are not loops play
+/// their 300 s in under 5,000 (docs/fuzzing.md has the replay's figures).
+pub const MAX_EVENTS: usize = 3_000;
 
 /// The preset the live targets (kubectl, editor, manifest) start from: five nodes, one
 /// DaemonSet.
@@ -87,20 +90,18 @@ pub fn step_for(s: &mut Session, seconds: f64, max_events: usize) {
 
 /// The `scenario` target's body (also timed, uninstrumented, by `examples/replay.rs`): a
 /// scenario file as `dsplay` loads it and, when small, played for [`RUN_SECONDS`] or
-/// [`MAX_EVENTS`] events, then drawn.
-pub fn scenario_file(data: &[u8]) {
-    let Some(text) = text(data) else { return };
-    let Ok((scenario, _lesson)) = scenario::lesson::parse_with_lesson("fuzz.yaml", text) else {
-        return;
-    };
+/// [`MAX_EVENTS`] events, then drawn. Returns how many simulation events it played (`None` when
+/// the input is not played), so the replay can tell an input that ran to the cap.
+pub fn scenario_file(data: &[u8]) -> Option<u64> {
+    let text = text(data)?;
+    let (scenario, _lesson) = scenario::lesson::parse_with_lesson("fuzz.yaml", text).ok()?;
     if !small_enough(&scenario) {
-        return;
+        return None;
     }
     // A file that parses but that the cluster refuses (a bad timing key, a node the store
     // rejects) is an error with a message, not a crash.
-    let Ok(mut play) = scenario::Playback::new(scenario) else {
-        return;
-    };
+    let mut play = scenario::Playback::new(scenario).ok()?;
     play.advance_to(RUN_SECONDS, MAX_EVENTS);
     let _ = scenario::view::cluster_view(&play.session.cluster);
+    Some(play.position().events)
 }

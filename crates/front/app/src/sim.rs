@@ -12,6 +12,14 @@ use scenario::Scenario;
 /// Most simulation events processed in one animation tick (keeps a frame short on big clusters).
 pub const MAX_EVENTS_PER_TICK: usize = 20_000;
 
+/// A far seek's tick runs its events in chunks of this many, looking at the clock between them …
+const SEEK_CHUNK: usize = 200;
+/// … and stops once it has spent this much of a 16.7 ms frame, so the page keeps drawing (and
+/// the "seeking to t=…" caption stays live) however costly the events are: an evict/recreate
+/// loop runs about 90 events a virtual second, and 20,000 of them cost a quarter of a second.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+const SEEK_TICK_MS: f64 = 12.0;
+
 /// `performance.now()`: the timeline paces its checkpoints by what stepping and cloning cost
 /// (the standard library has no clock in the browser).
 #[cfg(target_arch = "wasm32")]
@@ -142,11 +150,29 @@ impl Sim {
     }
 
     /// Goes to `t`, simulating what has not been seen (a link's `&t=`, a host's
-    /// `dsplay:seek`: up to 30 days). At most [`MAX_EVENTS_PER_TICK`] new events at once; the
-    /// ticks go on from there ([`Sim::advance`], [`Sim::seeking`]).
+    /// `dsplay:seek`: up to 30 days). At most [`MAX_EVENTS_PER_TICK`] new events at once, and in
+    /// the browser at most [`SEEK_TICK_MS`] of work; the ticks go on from there
+    /// ([`Sim::advance`], [`Sim::seeking`]). Chunks end where one call would have: the timeline
+    /// goes on from where it stopped.
     pub fn seek_forward(&mut self, t: f64) {
         let t = t.max(0.0);
-        let done = self.timeline.seek_within(t, MAX_EVENTS_PER_TICK);
+        #[cfg(target_arch = "wasm32")]
+        let start = page_clock();
+        let mut spent = 0;
+        let done = loop {
+            let chunk = SEEK_CHUNK.min(MAX_EVENTS_PER_TICK - spent);
+            if self.timeline.seek_within(t, chunk) {
+                break true;
+            }
+            spent += chunk;
+            if spent >= MAX_EVENTS_PER_TICK {
+                break false;
+            }
+            #[cfg(target_arch = "wasm32")]
+            if page_clock() - start > SEEK_TICK_MS {
+                break false;
+            }
+        };
         self.seeking = (!done).then_some(t);
     }
 
@@ -271,6 +297,25 @@ mod tests {
         // Once there, a tick plays on as usual.
         sim.advance(1.0);
         assert_eq!(sim.elapsed(), week + 1.0);
+    }
+
+    /// Chunked and paced, a far seek ends where one unbounded seek ends (a week on, through
+    /// the evict/recreate loop's preset).
+    #[test]
+    fn a_far_seek_in_chunks_reaches_what_one_seek_reaches() {
+        let week = 7.0 * 24.0 * 3600.0;
+        let mut paced = Sim::preset("toleration-seconds-evict-loop").expect("preset");
+        paced.seek_forward(week);
+        let mut ticks = 1;
+        while paced.seeking().is_some() {
+            paced.advance(1.0);
+            ticks += 1;
+        }
+        assert!(ticks > 2, "{ticks} ticks");
+        let mut whole = Sim::preset("toleration-seconds-evict-loop").expect("preset");
+        whole.timeline.seek(week);
+        assert_eq!(paced.elapsed(), whole.elapsed());
+        assert_eq!(paced.view(), whole.view());
     }
 
     /// Anything the user does instead ends the seek where it is.

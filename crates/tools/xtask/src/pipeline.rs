@@ -673,6 +673,17 @@ fn fuzz_smoke(root: &Path) -> Result {
             failed.push(t);
         }
     }
+    // What one scenario input costs uninstrumented (issue 27: none over 100 ms): printed, as
+    // figures are, not asserted.
+    banner("scenario corpus replayed uninstrumented (fuzz/examples/replay.rs)");
+    let mut replay = Command::new("cargo");
+    replay
+        .args(["run", "--release", "--manifest-path", "fuzz/Cargo.toml"])
+        .arg("--target-dir")
+        .arg(target_dir(root).join("fuzz-replay"))
+        .args(["--example", "replay", "--", "fuzz/corpus/scenario"])
+        .current_dir(root);
+    run(&mut replay)?;
     if failed.is_empty() {
         Ok(())
     } else {
