@@ -15,6 +15,7 @@
 //! - [`quote`]: Go's `strconv.Quote` and the double-quoting loop the YAML writers share.
 //! - [`typo`]: the edit distance behind every "did you mean".
 //! - [`objects`]: `Taint.ToString()`, a revision's template, well-known annotations.
+//! - [`yaml`]: the go-yaml v2 writer `kubectl get -o yaml` prints with, and its scalar rules.
 
 pub mod errors;
 pub mod fields;
@@ -23,6 +24,7 @@ pub mod objects;
 pub mod quantity;
 pub mod quote;
 pub mod typo;
+pub mod yaml;
 
 pub use errors::{ApiError, ApplyOutcome};
 pub use fields::FieldSelector;

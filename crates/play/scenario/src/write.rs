@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use k8s_openapi::api::core::v1::Taint;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use serde_json::{Map, Value};
 
@@ -89,13 +88,9 @@ pub(crate) fn splits(name: &str) -> Vec<(&str, u64)> {
         .collect()
 }
 
-/// `key[=value]:Effect`, as the shorthand (and `kubectl taint`) writes a taint.
-pub fn taint_string(t: &Taint) -> String {
-    match t.value.as_deref().filter(|v| !v.is_empty()) {
-        Some(v) => format!("{}={v}:{}", t.key, t.effect),
-        None => format!("{}:{}", t.key, t.effect),
-    }
-}
+/// `key[=value]:Effect`, as the shorthand (and `kubectl taint`) writes a taint: Go's
+/// `Taint.ToString()`, the foundation crate's one helper.
+pub use k8s_base::objects::taint_string;
 
 // Maps are built by `extend` (one insert each), not `collect` (which sorts first): the web
 // app then carries no sort instance for them (dsplay-sort explains why that matters).
@@ -270,32 +265,18 @@ fn same_timing(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
 
 // ---- YAML ----
 
-/// Words YAML 1.1 reads as something other than a string when unquoted.
-const SPECIAL_WORDS: &[&str] = &[
-    "y", "n", "yes", "no", "on", "off", "true", "false", "null", "~",
-];
-
 /// Whether `s` reads back as this same string when written without quotes. `flow`: inside
-/// `{…}` or `[…]`, where `,[]{}` and spaces end a scalar.
+/// `{…}` or `[…]`, where `,[]{}` and spaces end a scalar. go-yaml's rule decides whether the
+/// text would read back as a string ([`k8s_base::yaml::plain_in_block`]: not null, a bool, a
+/// number, a time); scenario files then leave only ASCII words plain, so that any YAML reader
+/// reads them the same.
 fn plain_ok(s: &str, flow: bool) -> bool {
     let Some(first) = s.chars().next() else {
         return false;
     };
-    if SPECIAL_WORDS.contains(&s.to_ascii_lowercase().as_str()) || s.ends_with(' ') {
-        return false;
-    }
-    if first.is_ascii_digit() {
-        // A number with a unit (`100m`, `32Gi`, `1.5Gi`) is a string; `1e3`, `0x1F`, `1_000`,
-        // `2024-01-01` are not, so anything else starting with a digit is quoted.
-        let unit = s.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        let number = &s[..s.len() - unit.len()];
-        let unit_ok = unit
-            .starts_with(|c: char| c.is_ascii_alphabetic() && !"eExXoObB".contains(c))
-            && unit.chars().all(|c| c.is_ascii_alphabetic());
-        if !unit_ok || number.matches('.').count() > 1 || number.ends_with('.') {
-            return false;
-        }
-    } else if !(first.is_ascii_alphabetic() || first == '_' || first == '/') {
+    if !k8s_base::yaml::plain_in_block(s)
+        || !(first.is_ascii_alphanumeric() || first == '_' || first == '/')
+    {
         return false;
     }
     let chars: Vec<char> = s.chars().collect();

@@ -242,7 +242,7 @@ pub(crate) fn get(api: &dyn Api, cmd: &Command) -> Result<CommandResult, Fail> {
             match other {
                 Output::Yaml => {
                     if total > 0 || errors.is_empty() {
-                        res.stdout = crate::yaml::to_yaml(&doc);
+                        res.stdout = k8s_base::yaml::to_yaml(&doc);
                     }
                 }
                 Output::Json => {

@@ -27,17 +27,16 @@ mod rollout;
 mod sort_by;
 mod strategic;
 mod table;
-mod yaml;
 
 pub use api::{Api, ApiError, Cascade};
 pub use api_table::{table_cells, table_columns, TableColumn};
 pub use get::{event_object, event_row, field_labels, node_status, pod_summary, PodSummary};
+pub use k8s_base::yaml::to_yaml;
 pub use object::{get as get_object, list as list_objects, Object};
 pub use parse::{parse, shell_quote, split_words, Command, ParseError, Verb};
 pub use resource::Resource;
 pub use rollout::{Wait, WaitState};
 pub use table::age;
-pub use yaml::to_yaml;
 
 /// What a command printed, and how it ended.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -3,6 +3,13 @@
 //! spec, status` comes out of the sort), 2-space indent, list items at their key's indent,
 //! strings that would read back as something else in double quotes (`"1"`, `""`, dates),
 //! strings that cannot be plain in single quotes, multi-line strings as `|` blocks.
+//!
+//! The one go-yaml-style writer: kubectl prints objects with [`to_yaml`], and the scenario
+//! writer (which lays its files out for people) takes its scalar rules from here:
+//! [`plain_in_block`] (would go-yaml leave this string unquoted?) and [`double_quoted`]
+//! (its escapes).
+
+use std::fmt::Write;
 
 use serde_json::Value;
 
@@ -102,7 +109,7 @@ fn string_scalar(s: &str, indent: usize) -> String {
         }
         return double_quoted(s);
     }
-    if !resolves_to_non_string(s) && plain_allowed(s) {
+    if plain_in_block(s) {
         return s.to_string();
     }
     if resolves_to_non_string(s) || !single_allowed(s) {
@@ -111,9 +118,15 @@ fn string_scalar(s: &str, indent: usize) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
 
+/// Whether go-yaml v2 writes `s` as a plain scalar in block context: it would read back as
+/// this string (not null, a bool, a number or a time) and go-yaml's analysis allows it.
+pub fn plain_in_block(s: &str) -> bool {
+    !resolves_to_non_string(s) && plain_allowed(s)
+}
+
 /// `|`, `|-` or `|+` with the lines indented under their key.
 fn literal_block(s: &str, indent: usize) -> Option<String> {
-    let printable = s.chars().all(|c| c == '\n' || (!c.is_control()));
+    let printable = s.chars().all(|c| c == '\n' || !needs_escape(c));
     if !printable || s.starts_with(' ') || s.lines().any(|l| l.ends_with(' ')) {
         return None;
     }
@@ -135,16 +148,57 @@ fn literal_block(s: &str, indent: usize) -> Option<String> {
     Some(out)
 }
 
-fn double_quoted(s: &str) -> String {
-    k8s_base::quote::double_quoted(s, |c, out| {
-        match c {
-            '\r' => out.push_str("\\r"),
-            '\0' => out.push_str("\\0"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
-            _ => return false,
+/// A double-quoted scalar as go-yaml v2's emitter writes it (`yaml_emitter_write_double_quoted_scalar`,
+/// unicode on): `"` and `\\` escaped, and every character that is not
+/// printable, a byte-order mark or a line break, by its short name or its code.
+pub fn double_quoted(s: &str) -> String {
+    crate::quote::double_quoted(s, |c, out| {
+        if !needs_escape(c) {
+            return false;
         }
+        let named = match c {
+            '\0' => "\\0",
+            '\u{7}' => "\\a",
+            '\u{8}' => "\\b",
+            '\u{b}' => "\\v",
+            '\u{c}' => "\\f",
+            '\r' => "\\r",
+            '\u{1b}' => "\\e",
+            '\u{85}' => "\\N",
+            '\u{2028}' => "\\L",
+            '\u{2029}' => "\\P",
+            c => {
+                let n = c as u32;
+                let _ = match n {
+                    0..=0xFF => write!(out, "\\x{n:02X}"),
+                    0x100..=0xFFFF => write!(out, "\\u{n:04X}"),
+                    _ => write!(out, "\\U{n:08X}"),
+                };
+                return true;
+            }
+        };
+        out.push_str(named);
         true
     })
+}
+
+/// Whether go-yaml writes `c` escaped in a double-quoted scalar (and so never in a plain or
+/// block one): not printable, a line break, or a byte-order mark. `\n` counts; callers that
+/// write blocks pass it (and tab) over.
+pub fn needs_escape(c: char) -> bool {
+    !printable(c) || is_break(c) || c == '\u{feff}'
+}
+
+/// go-yaml v2's `is_printable` (emitterc.go): newline, printable ASCII and the Basic
+/// Multilingual Plane's printable ranges. It reads at most three UTF-8 bytes, so NEL and every
+/// character beyond the BMP (emoji) count as not printable, and kubectl writes them escaped.
+fn printable(c: char) -> bool {
+    matches!(c as u32, 0x0A | 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD)
+}
+
+/// go-yaml's `is_break`: the line breaks YAML 1.1 knows.
+fn is_break(c: char) -> bool {
+    matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
 /// go-yaml v2 `resolve`: would this plain text read back as null, a bool, a number or a time?
@@ -231,7 +285,7 @@ fn is_base60(s: &str) -> bool {
             .is_some_and(|c| c.is_ascii_digit() && c != '0')
 }
 
-/// libyaml's analysis for a plain scalar in block context.
+/// go-yaml's analysis for a plain scalar in block context.
 fn plain_allowed(s: &str) -> bool {
     if s.is_empty() || s.starts_with("---") || s.starts_with("...") {
         return false;
@@ -250,17 +304,40 @@ fn plain_allowed(s: &str) -> bool {
     if s.ends_with(':') || s.contains(": ") || s.contains(" #") || s.contains(":\t") {
         return false;
     }
-    s.chars().all(|c| !c.is_control() && c != '\u{feff}')
+    !s.chars().any(needs_escape)
 }
 
+/// go-yaml allows single quotes unless the text has special characters (not printable, a
+/// byte-order mark) or spaces at either end.
 fn single_allowed(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| !c.is_control()) && !s.starts_with(' ') && !s.ends_with(' ')
+    !s.is_empty()
+        && s.chars().all(|c| printable(c) && c != '\u{feff}')
+        && !s.starts_with(' ')
+        && !s.ends_with(' ')
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// go-yaml's escapes: short names where it has them, else the code (emoji too: its
+    /// printable test stops at three UTF-8 bytes); a line break other than `\n` keeps a
+    /// one-line string out of plain style but not out of single quotes.
+    #[test]
+    fn escapes_as_go_yaml_does() {
+        assert_eq!(
+            to_yaml(&json!(
+                "a\u{1b}b\u{2028}c\u{feff}\u{1}\u{85}\u{10FFFE}\u{FFFE}"
+            )),
+            "\"a\\eb\\Lc\\uFEFF\\x01\\N\\U0010FFFE\\uFFFE\"\n"
+        );
+        assert_eq!(to_yaml(&json!("a\u{2028}b")), "'a\u{2028}b'\n");
+        assert_eq!(to_yaml(&json!("tab\there")), "\"tab\\there\"\n");
+        assert_eq!(to_yaml(&json!("é ü")), "é ü\n");
+        assert_eq!(to_yaml(&json!("go 🚀")), "\"go \\U0001F680\"\n");
+        assert!(plain_in_block("100m") && !plain_in_block("1e3") && !plain_in_block("2024-01-02"));
+    }
 
     #[test]
     fn prints_like_kubectl() {
