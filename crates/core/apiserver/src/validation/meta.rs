@@ -7,7 +7,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 
 use super::field::{FieldError, Path, Raw};
 use super::names::{
-    is_dns1123_label, is_dns1123_subdomain, is_qualified_name, is_valid_label_value,
+    is_dns1123_subdomain, is_qualified_name, is_valid_label_value, validate_dns1123_label,
 };
 
 const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
@@ -57,9 +57,7 @@ pub(crate) fn validate_object_meta(
         _ if !namespaced => {}
         None => errs.push(FieldError::required(&path.child("namespace"), "")),
         Some(ns) => {
-            for msg in is_dns1123_label(ns) {
-                errs.push(FieldError::invalid(&path.child("namespace"), ns, &msg));
-            }
+            errs.extend(validate_dns1123_label(ns, &path.child("namespace")));
         }
     }
     if let Some(g) = meta.generation.filter(|g| *g < 0) {

@@ -1,6 +1,8 @@
 //! Syntax of names, label keys and values, ports (`k8s.io/apimachinery/pkg/util/validation`).
 //! Each check returns Go's messages, word for word, so they can be searched for.
 
+use super::field::{FieldError, Path};
+
 pub(crate) const DNS1123_LABEL_MAX: usize = 63;
 pub(crate) const DNS1123_SUBDOMAIN_MAX: usize = 253;
 const QUALIFIED_NAME_MAX: usize = 63;
@@ -59,6 +61,15 @@ fn matches_dns_label(s: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// `ValidateDNS1123Label` (apimachinery `validation.go`): why `value` is not a DNS-1123 label,
+/// as field errors at `path` (none when it is one).
+pub(crate) fn validate_dns1123_label(value: &str, path: &Path) -> Vec<FieldError> {
+    is_dns1123_label(value)
+        .iter()
+        .map(|msg| FieldError::invalid(path, value, msg))
+        .collect()
 }
 
 pub(crate) fn is_dns1123_label(s: &str) -> Vec<String> {

@@ -14,8 +14,8 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use super::field::{FieldError, Path, Raw};
 use super::meta::{negative, validate_annotations, validate_label_name, validate_labels};
 use super::names::{
-    inclusive_range_error, is_dns1123_label, is_dns1123_subdomain, is_valid_label_value,
-    is_valid_port_name, is_valid_port_num,
+    inclusive_range_error, is_dns1123_subdomain, is_valid_label_value, is_valid_port_name,
+    is_valid_port_num, validate_dns1123_label,
 };
 use crate::gofmt::{self, quote};
 
@@ -98,9 +98,7 @@ pub(crate) fn validate_pod_spec(spec: &PodSpec, path: &Path) -> Vec<FieldError> 
     }
     for (field, value) in [("hostname", &spec.hostname), ("subdomain", &spec.subdomain)] {
         if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
-            for msg in is_dns1123_label(v) {
-                errs.push(FieldError::invalid(&path.child(field), v, &msg));
-            }
+            errs.extend(validate_dns1123_label(v, &path.child(field)));
         }
     }
     if let Some(t) = spec.termination_grace_period_seconds.filter(|t| *t < 0) {
@@ -132,9 +130,7 @@ fn validate_volumes(volumes: Option<&[Volume]>, path: &Path) -> (HashSet<String>
         if v.name.is_empty() {
             el.push(FieldError::required(&name_path, ""));
         } else {
-            for msg in is_dns1123_label(&v.name) {
-                el.push(FieldError::invalid(&name_path, &v.name, &msg));
-            }
+            el.extend(validate_dns1123_label(&v.name, &name_path));
         }
         if names.contains(&v.name) {
             el.push(FieldError::duplicate(&name_path, &v.name));
@@ -317,9 +313,7 @@ fn validate_container_common(
     if c.name.is_empty() {
         errs.push(FieldError::required(&name_path, ""));
     } else {
-        for msg in is_dns1123_label(&c.name) {
-            errs.push(FieldError::invalid(&name_path, &c.name, &msg));
-        }
+        errs.extend(validate_dns1123_label(&c.name, &name_path));
     }
     if c.image.as_deref().unwrap_or("").is_empty() {
         errs.push(FieldError::required(&p.child("image"), ""));
