@@ -202,55 +202,150 @@ fn is_break(c: char) -> bool {
 }
 
 /// go-yaml v2 `resolve`: would this plain text read back as null, a bool, a number or a time?
+/// The reader's own rule ([`resolve_plain`]), plus timestamps and base-60 floats, which
+/// go-yaml's encoder also quotes (`stringv`: `rtag == yaml_STR_TAG && !isBase60Float(s)`).
 fn resolves_to_non_string(s: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
-        "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
-        ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
-        ".NaN", ".NAN", "<<",
-    ];
-    if WORDS.contains(&s) {
-        return true;
-    }
-    is_yaml_number(s) || is_timestamp(s) || is_base60(s)
+    s == "<<" || !matches!(resolve_plain(s), Resolved::Str) || is_timestamp(s) || is_base60(s)
 }
 
-fn is_yaml_number(s: &str) -> bool {
-    let t = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if t.is_empty() {
-        return false;
-    }
-    let no_us: String = t.chars().filter(|c| *c != '_').collect();
-    let radix = |p: &str, r: u32| {
-        no_us
-            .strip_prefix(p)
-            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))
-    };
-    if radix("0x", 16) || radix("0b", 2) || radix("0o", 8) {
-        return true;
-    }
-    if !no_us.is_empty() && no_us.chars().all(|c| c.is_ascii_digit()) {
-        return true;
-    }
-    // yamlStyleFloat: ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$
-    let (mant, exp) = match t.find(['e', 'E']) {
-        Some(i) => (&t[..i], Some(&t[i + 1..])),
-        None => (t, None),
-    };
-    let mant_ok = match mant.split_once('.') {
-        Some(("", frac)) => !frac.is_empty() && frac.chars().all(|c| c.is_ascii_digit()),
-        Some((int, frac)) => {
-            !int.is_empty()
-                && int.chars().all(|c| c.is_ascii_digit())
-                && frac.chars().all(|c| c.is_ascii_digit())
+/// What an untagged plain scalar means to go-yaml v2 (YAML 1.1 core types). The one rule both
+/// directions use: the manifest reader (apiserver) turns it into values, and the writers here
+/// quote every string it would not read back as a string.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Resolved {
+    Null,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Str,
+}
+
+/// go-yaml v2's `resolve()` (resolve.go) for an untagged plain scalar: the YAML 1.1 words, then
+/// for text starting with a digit, a sign or a dot, `strconv.ParseInt(plain, 0, 64)`,
+/// `ParseUint`, a yamlStyleFloat, and `0b`/`-0b` binary, with underscores removed.
+pub fn resolve_plain(s: &str) -> Resolved {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            return Resolved::Bool(true);
         }
-        None => !mant.is_empty() && mant.chars().all(|c| c.is_ascii_digit()),
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            return Resolved::Bool(false);
+        }
+        ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Resolved::Float(f64::INFINITY)
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return Resolved::Float(f64::NEG_INFINITY),
+        _ => {}
+    }
+    let first = s.as_bytes().first().copied().unwrap_or(b' ');
+    if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
+        return Resolved::Str;
+    }
+    let plain: String = s.chars().filter(|c| *c != '_').collect();
+    if let Some(i) = go_parse_int(&plain) {
+        return Resolved::Int(i);
+    }
+    if let Some(u) = go_parse_uint(&plain) {
+        return Resolved::UInt(u);
+    }
+    if is_yaml_float(&plain) {
+        if let Ok(f) = plain.parse::<f64>() {
+            if f.is_finite() {
+                return Resolved::Float(f);
+            }
+        }
+    }
+    if let Some(rest) = plain.strip_prefix("0b") {
+        if let Ok(i) = i64::from_str_radix(rest, 2) {
+            return Resolved::Int(i);
+        }
+    } else if let Some(rest) = plain.strip_prefix("-0b") {
+        if let Ok(i) = i64::from_str_radix(&format!("-{rest}"), 2) {
+            return Resolved::Int(i);
+        }
+    }
+    Resolved::Str
+}
+
+/// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`
+fn is_yaml_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'-' | b'+')) {
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
     };
-    let exp_ok = exp.is_none_or(|e| {
-        let d = e.strip_prefix(['-', '+']).unwrap_or(e);
-        !d.is_empty() && d.chars().all(|c| c.is_ascii_digit())
-    });
-    mant_ok && exp_ok
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            digits(&mut i);
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Go's `strconv.ParseUint(s, 0, 64)`: 0x/0o/0b prefixes, a leading 0 means octal.
+fn go_parse_uint(s: &str) -> Option<u64> {
+    let (digits, radix) = if let Some(r) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        (r, 16)
+    } else if let Some(r) = s.strip_prefix("0o").or_else(|| s.strip_prefix("0O")) {
+        (r, 8)
+    } else if let Some(r) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
+        (r, 2)
+    } else if s.len() > 1 && s.starts_with('0') {
+        (&s[1..], 8)
+    } else {
+        (s, 10)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    u64::from_str_radix(digits, radix).ok()
+}
+
+/// Go's `strconv.ParseInt(s, 0, 64)`.
+fn go_parse_int(s: &str) -> Option<i64> {
+    let (neg, rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let u = go_parse_uint(rest)?;
+    if neg {
+        if u <= i64::MAX as u64 + 1 {
+            Some((u as i128).wrapping_neg() as i64)
+        } else {
+            None
+        }
+    } else {
+        i64::try_from(u).ok()
+    }
 }
 
 /// `2006-1-2`, optionally followed by `T`/`t`/` ` and a time.

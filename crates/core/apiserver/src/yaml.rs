@@ -603,128 +603,17 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, pos: Pos) -> Result
     })
 }
 
-/// go-yaml v2's `resolve()` for an untagged plain scalar (YAML 1.1 core types).
+/// go-yaml v2's `resolve()` for an untagged plain scalar: [`k8s_base::yaml::resolve_plain`], the
+/// rule the writers quote by.
 pub(crate) fn resolve_plain(s: &str) -> Value {
-    match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
-            return Value::Bool(true);
-        }
-        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
-            return Value::Bool(false);
-        }
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Float(f64::INFINITY)
-        }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-        _ => {}
-    }
-    let first = s.as_bytes().first().copied().unwrap_or(b' ');
-    if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
-        return Value::Str(s.to_string());
-    }
-    let plain: String = s.chars().filter(|c| *c != '_').collect();
-    if let Some(i) = go_parse_int(&plain) {
-        return Value::Int(i);
-    }
-    if let Some(u) = go_parse_uint(&plain) {
-        return Value::UInt(u);
-    }
-    if is_yaml_float(&plain) {
-        if let Ok(f) = plain.parse::<f64>() {
-            if f.is_finite() {
-                return Value::Float(f);
-            }
-        }
-    }
-    if let Some(rest) = plain.strip_prefix("0b") {
-        if let Ok(i) = i64::from_str_radix(rest, 2) {
-            return Value::Int(i);
-        }
-    } else if let Some(rest) = plain.strip_prefix("-0b") {
-        if let Ok(i) = i64::from_str_radix(&format!("-{rest}"), 2) {
-            return Value::Int(i);
-        }
-    }
-    Value::Str(s.to_string())
-}
-
-/// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`
-fn is_yaml_float(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = 0;
-    if matches!(b.first(), Some(b'-' | b'+')) {
-        i += 1;
-    }
-    let digits = |i: &mut usize| {
-        let start = *i;
-        while b.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
-        }
-        *i - start
-    };
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    } else {
-        if digits(&mut i) == 0 {
-            return false;
-        }
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            digits(&mut i);
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'-' | b'+')) {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    i == b.len()
-}
-
-/// Go's `strconv.ParseUint(s, 0, 64)`: 0x/0o/0b prefixes, a leading 0 means octal.
-fn go_parse_uint(s: &str) -> Option<u64> {
-    let (digits, radix) = if let Some(r) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        (r, 16)
-    } else if let Some(r) = s.strip_prefix("0o").or_else(|| s.strip_prefix("0O")) {
-        (r, 8)
-    } else if let Some(r) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
-        (r, 2)
-    } else if s.len() > 1 && s.starts_with('0') {
-        (&s[1..], 8)
-    } else {
-        (s, 10)
-    };
-    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
-    }
-    u64::from_str_radix(digits, radix).ok()
-}
-
-/// Go's `strconv.ParseInt(s, 0, 64)`.
-fn go_parse_int(s: &str) -> Option<i64> {
-    let (neg, rest) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    let u = go_parse_uint(rest)?;
-    if neg {
-        if u <= i64::MAX as u64 + 1 {
-            Some((u as i128).wrapping_neg() as i64)
-        } else {
-            None
-        }
-    } else {
-        i64::try_from(u).ok()
+    use k8s_base::yaml::Resolved;
+    match k8s_base::yaml::resolve_plain(s) {
+        Resolved::Null => Value::Null,
+        Resolved::Bool(b) => Value::Bool(b),
+        Resolved::Int(i) => Value::Int(i),
+        Resolved::UInt(u) => Value::UInt(u),
+        Resolved::Float(f) => Value::Float(f),
+        Resolved::Str => Value::Str(s.to_string()),
     }
 }
 
@@ -776,6 +665,27 @@ mod tests {
         assert!(matches!(resolve_plain("1.2.3"), Value::Str(_)));
         assert!(matches!(resolve_plain("2001-12-14"), Value::Str(_)));
         assert!(matches!(resolve_plain("nginx:1.25"), Value::Str(_)));
+    }
+
+    /// The writer (`k8s_base::yaml::to_yaml`) quotes by this reader's rule, so every string it
+    /// writes reads back as that string: Go's base prefixes in either case (`0X0`, `0B1`,
+    /// `0O7`), underscores, signs, exponents, words, dates and whatever else the strategy finds.
+    #[test]
+    fn every_string_the_writer_writes_reads_back_as_itself() {
+        use proptest::prelude::*;
+        let check = |s: &str| {
+            let text = k8s_base::yaml::to_yaml(&serde_json::json!({ "k": s }));
+            let back = parse_stream(&text).map(|d| d.into_iter().next().map(|n| n.to_json()));
+            assert_eq!(back, Ok(Some(serde_json::json!({ "k": s }))), "{text}");
+        };
+        for s in [
+            "0X0", "0B1", "-0B1", "0O7", "+0x_1F", "1_0.5", "08", ".5", "-.5e3", "1:20", "<<",
+            "2001-1-2",
+        ] {
+            check(s);
+        }
+        let shapes = "[-+.]?(0[xXbBoO])?[0-9a-fA-F_.eE:+-]{0,6}|[a-zA-Z~<.]{0,5}|[ -~\\u{85}\\u{2028}\\u{1F680}]{0,8}";
+        proptest!(ProptestConfig::with_cases(2_000), |(s in shapes)| check(&s));
     }
 
     #[test]
