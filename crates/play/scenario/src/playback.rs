@@ -556,7 +556,7 @@ impl Playback {
             step: Step::Run(s),
         };
         let cmd = line(command.to_string());
-        match self.waiting.take() {
+        let (index, since, sleep, lines, kind) = match self.waiting.take() {
             Some(Waiting::Sleep {
                 until,
                 since,
@@ -576,45 +576,44 @@ impl Playback {
                 }
                 lines.push(cmd);
                 lines.push(line(rest));
-                self.next_line = index + usize::from(sleep.is_some());
-                self.scenario.script.splice(index..=index, lines);
-                Splice {
-                    at,
-                    index,
-                    since,
-                    sleep,
-                    kind: SpliceKind::SplitSleep,
-                }
+                (index, since, sleep, lines, SpliceKind::SplitSleep)
             }
             Some(Waiting::Rollout { index, since, .. }) => {
                 let sleep = self.sleep_since(since);
                 let mut lines = Vec::new();
                 if let Some(s) = &sleep {
                     lines.push(line(s.clone()));
-                    self.log.push(Record {
-                        t: self.seconds_at(since.at),
-                        command: s.clone(),
-                        output: String::new(),
-                        ok: true,
-                        line: 0,
-                    });
+                    self.log_slept(since, s);
                 }
                 lines.push(cmd);
                 if let Some(original) = self.scenario.script.get(index).cloned() {
                     lines.push(original);
                 }
-                self.next_line = index + usize::from(sleep.is_some());
-                self.scenario.script.splice(index..=index, lines);
-                Splice {
-                    at,
-                    index,
-                    since,
-                    sleep,
-                    kind: SpliceKind::SplitRollout,
-                }
+                (index, since, sleep, lines, SpliceKind::SplitRollout)
             }
-            None => self.append_after_gap(vec![cmd]),
+            None => return self.append_after_gap(vec![cmd]),
+        };
+        // The waiting line is replaced by what was slept of it, the command, and the rest.
+        self.next_line = index + usize::from(sleep.is_some());
+        self.scenario.script.splice(index..=index, lines);
+        Splice {
+            at,
+            index,
+            since,
+            sleep,
+            kind,
         }
+    }
+
+    /// Logs a `sleep` line written into the script, as run from `since`.
+    fn log_slept(&mut self, since: Position, sleep: &str) {
+        self.log.push(Record {
+            t: self.seconds_at(since.at),
+            command: sleep.to_string(),
+            output: String::new(),
+            ok: true,
+            line: 0,
+        });
     }
 
     /// The `sleep` line from `since` to now; None when nothing happened in between.
@@ -641,13 +640,7 @@ impl Playback {
                 column: 0,
                 step: Step::Run(s.clone()),
             });
-            self.log.push(Record {
-                t: self.seconds_at(since.at),
-                command: s.clone(),
-                output: String::new(),
-                ok: true,
-                line: 0,
-            });
+            self.log_slept(since, s);
         }
         self.scenario.script.extend(lines);
         self.next_line = index + usize::from(sleep.is_some());
@@ -697,13 +690,6 @@ impl Playback {
             // Nothing happened between the line and the edit: no earlier copy is inside it.
             return;
         };
-        let record = |p: &Playback| Record {
-            t: p.seconds_at(splice.since.at),
-            command: sleep.clone(),
-            output: String::new(),
-            ok: true,
-            line: 0,
-        };
         let inside = match (&self.waiting, splice.kind) {
             (Some(Waiting::Sleep { index, since, .. }), SpliceKind::SplitSleep) => {
                 *index == splice.index && *since == splice.since
@@ -726,10 +712,7 @@ impl Playback {
                     r.line = 0;
                 }
             }
-            SpliceKind::SplitRollout | SpliceKind::Append => {
-                let r = record(self);
-                self.log.push(r);
-            }
+            SpliceKind::SplitRollout | SpliceKind::Append => self.log_slept(splice.since, sleep),
         }
         self.next_line = splice.index + 1;
         self.waiting = Some(Waiting::Sleep {

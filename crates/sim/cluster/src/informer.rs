@@ -16,7 +16,7 @@ use controller::client::{ApiError, Client, EventType, Listers, ObjectPatch, Reco
 use controller::{DaemonSetsController, MapOrder};
 
 use crate::engine::{plus, Ev, Sched};
-use crate::store::{reference, Obj, Objects, Store, WatchEvent, WatchKind};
+use crate::store::{reference, Obj, Objects, Recorder, Store, WatchEvent, WatchKind};
 
 /// The shared informer factory of kube-controller-manager, as far as the DaemonSet controller
 /// uses it: DaemonSets, Pods, Nodes and ControllerRevisions.
@@ -282,7 +282,7 @@ impl Client for ControllerClient<'_> {
             type_,
             event.reason,
             event.message,
-            "daemonset-controller",
+            Recorder::Controller("daemonset-controller"),
         );
     }
 }

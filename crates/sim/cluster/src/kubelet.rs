@@ -30,7 +30,7 @@ use controller::pod_util::{is_pod_ready, node_name, phase};
 use crate::engine::{plus, seconds_between, Ev, PodKey, ProbeKind, Sched};
 use crate::images::Images;
 use crate::process::{exec_probe, End, ProbeResult, Program};
-use crate::scheduler::{pod_key, set_condition};
+use crate::scheduler::{pod_condition, pod_key, set_condition};
 use crate::store::{reference, Obj, Store, WatchEvent, WatchKind};
 
 #[derive(Debug, Clone)]
@@ -298,6 +298,21 @@ impl Kubelet {
         Ok((pod, node))
     }
 
+    /// [`Kubelet::live_pod`] and its main container number `idx` (a pull's or a probe's).
+    fn live_container(
+        &self,
+        key: &PodKey,
+        epoch: u64,
+        idx: usize,
+        store: &Store,
+    ) -> Result<(Arc<Pod>, String, Container), String> {
+        let (pod, node) = self.live_pod(key, epoch, store)?;
+        let Some(c) = main_containers(&pod).get(idx).cloned() else {
+            return Err(format!("{} has no container {idx}", key.name));
+        };
+        Ok((pod, node, c))
+    }
+
     pub(crate) fn is_running(&self, node: &str) -> bool {
         self.nodes.get(node).is_some_and(|k| k.running)
     }
@@ -434,7 +449,8 @@ impl Kubelet {
             let running = phase(&pod) == "Running";
             if running {
                 for (field, c) in containers(&pod).filter(|(f, _)| *f == "containers") {
-                    store.record_kubelet_event(
+                    store.record_kubelet(
+                        "Normal",
                         container_ref(&pod, field, c),
                         "Killing",
                         format!("Stopping container {}", c.name),
@@ -479,20 +495,8 @@ impl Kubelet {
                     // The kubelet restarted: it finds the containers as the runtime has them.
                     work.ctrs = adopt_containers(&pod, store.now);
                     for (idx, ctr) in work.ctrs.iter().enumerate() {
-                        if let (CPhase::Running, Some(End::Exit { after, .. })) =
-                            (ctr.phase, ctr.program.as_ref().map(|p| p.end))
-                        {
-                            let ran = ctr.started_at.map_or(0.0, |t| seconds_between(s.now, t));
-                            s.after(
-                                (after - ran).max(0.0),
-                                Ev::ContainerExit {
-                                    key: key.clone(),
-                                    epoch,
-                                    idx,
-                                    run: ctr.run,
-                                },
-                            );
-                        }
+                        let now = s.now;
+                        schedule_exit(ctr, (key, epoch, idx), now, s);
                     }
                     if work.ctrs.iter().any(|c| c.phase == CPhase::Exited) {
                         let d = s.jittered(s.timing.pleg_relist);
@@ -579,10 +583,16 @@ impl Kubelet {
         for (field, c) in containers(&pod).filter(|(f, _)| *f == "initContainers") {
             let r = container_ref(&pod, field, c);
             if c.image_pull_policy.as_deref() != Some("Always") {
-                store.record_kubelet_event(r.clone(), "Pulled", already_present(c), &node);
+                store.record_kubelet("Normal", r.clone(), "Pulled", already_present(c), &node);
             }
-            store.record_kubelet_event(r.clone(), "Created", "Container created".into(), &node);
-            store.record_kubelet_event(r, "Started", "Container started".into(), &node);
+            store.record_kubelet(
+                "Normal",
+                r.clone(),
+                "Created",
+                "Container created".into(),
+                &node,
+            );
+            store.record_kubelet("Normal", r, "Started", "Container started".into(), &node);
         }
         let mut ctrs = vec![Ctr::default(); main_containers(&pod).len()];
         let mut statuses = Vec::new();
@@ -616,15 +626,7 @@ impl Kubelet {
                 st.init_container_statuses = Some(init.clone());
             }
             for type_ in ["PodReadyToStartContainers", "Initialized"] {
-                set_condition(
-                    p,
-                    PodCondition {
-                        type_: type_.into(),
-                        status: "True".into(),
-                        last_transition_time: Some(Time(now)),
-                        ..Default::default()
-                    },
-                );
+                set_condition(p, pod_condition(type_, "True", None, now));
             }
             refresh_pod(p, &ctrs, now);
         });
@@ -682,20 +684,33 @@ impl Kubelet {
                 return ImageStep::Present;
             }
             let msg = format!("Container image {quoted} is not present with pull policy of Never");
-            store.record_kubelet_warning(r.clone(), "ErrImageNeverPull", msg.clone(), node);
-            store.record_kubelet_warning(r, "Failed", "Error: ErrImageNeverPull".into(), node);
+            store.record_kubelet("Warning", r.clone(), "ErrImageNeverPull", msg.clone(), node);
+            store.record_kubelet(
+                "Warning",
+                r,
+                "Failed",
+                "Error: ErrImageNeverPull".into(),
+                node,
+            );
             ctr.phase = CPhase::ImageFailed;
             return ImageStep::Failed("ErrImageNeverPull", msg);
         }
         let now = store.now;
         if BackOff::in_back_off_since_update(ctr.pull_back_off, now) {
-            store.record_kubelet_event(
+            store.record_kubelet(
+                "Normal",
                 r.clone(),
                 "BackOff",
                 format!("Back-off pulling image {quoted}"),
                 node,
             );
-            store.record_kubelet_warning(r, "Failed", "Error: ImagePullBackOff".into(), node);
+            store.record_kubelet(
+                "Warning",
+                r,
+                "Failed",
+                "Error: ImagePullBackOff".into(),
+                node,
+            );
             ctr.phase = CPhase::ImageFailed;
             let why = ctr.pull_error.clone().unwrap_or_default();
             return ImageStep::Failed(
@@ -703,7 +718,13 @@ impl Kubelet {
                 format!("Back-off pulling image {quoted}: ErrImagePull: {why}"),
             );
         }
-        store.record_kubelet_event(r, "Pulling", format!("Pulling image {quoted}"), node);
+        store.record_kubelet(
+            "Normal",
+            r,
+            "Pulling",
+            format!("Pulling image {quoted}"),
+            node,
+        );
         ctr.phase = CPhase::Pulling;
         ImageStep::Pull(behaviour.pull_seconds.unwrap_or(1.0).max(0.0))
     }
@@ -718,12 +739,9 @@ impl Kubelet {
         store: &mut Store,
         s: &mut Sched,
     ) -> String {
-        let (pod, node) = match self.live_pod(key, epoch, store) {
+        let (pod, node, c) = match self.live_container(key, epoch, idx, store) {
             Ok(found) => found,
             Err(void) => return void,
-        };
-        let Some(c) = main_containers(&pod).get(idx).cloned() else {
-            return format!("{} has no container {idx}", key.name);
         };
         let image = c.image.clone().unwrap_or_default();
         let behaviour = self.images.get(&image).cloned().unwrap_or_default();
@@ -744,13 +762,14 @@ impl Kubelet {
                 q = apiserver::gofmt::quote(&name)
             );
             let rpc = format!("rpc error: code = NotFound desc = {error}");
-            store.record_kubelet_warning(
+            store.record_kubelet(
+                "Warning",
                 r.clone(),
                 "Failed",
                 format!("Failed to pull image {quoted}: {rpc}"),
                 &node,
             );
-            store.record_kubelet_warning(r, "Failed", "Error: ErrImagePull".into(), &node);
+            store.record_kubelet("Warning", r, "Failed", "Error: ErrImagePull".into(), &node);
             ctr.pull_back_off = Some(BackOff::next(ctr.pull_back_off, now, now));
             ctr.pull_error = Some(rpc.clone());
             ctr.phase = CPhase::ImageFailed;
@@ -760,7 +779,8 @@ impl Kubelet {
             let secs = behaviour.pull_seconds.unwrap_or(0.0);
             let took = apiserver::gofmt::duration(secs);
             let size = image_size(&image);
-            store.record_kubelet_event(
+            store.record_kubelet(
+                "Normal",
                 r,
                 "Pulled",
                 format!(
@@ -801,12 +821,9 @@ impl Kubelet {
         store: &mut Store,
         s: &mut Sched,
     ) -> String {
-        let (pod, node) = match self.live_pod(key, epoch, store) {
+        let (pod, node, c) = match self.live_container(key, epoch, idx, store) {
             Ok(found) => found,
             Err(void) => return void,
-        };
-        let Some(c) = main_containers(&pod).get(idx).cloned() else {
-            return format!("{} has no container {idx}", key.name);
         };
         let Some(w) = self.work.get_mut(&key.uid) else {
             return format!("{} is not being probed", key.name);
@@ -863,7 +880,8 @@ impl Kubelet {
             }
             ProbeResult::Failure(out) => {
                 *streak = (0, streak.1.saturating_add(1));
-                store.record_kubelet_warning(
+                store.record_kubelet(
+                    "Warning",
                     r.clone(),
                     "Unhealthy",
                     format!("{} probe failed: {}", kind.title(), out.trim_end()),
@@ -888,7 +906,8 @@ impl Kubelet {
             } else {
                 "liveness"
             };
-            store.record_kubelet_event(
+            store.record_kubelet(
+                "Normal",
                 r,
                 "Killing",
                 format!(
@@ -1045,7 +1064,8 @@ impl Kubelet {
                     let finished = ctr.finished_at.unwrap_or(now);
                     if BackOff::in_back_off_since(ctr.crash_back_off, finished, now) {
                         let period = ctr.crash_back_off.map_or(BACKOFF_INITIAL, |b| b.period);
-                        store.record_kubelet_warning(
+                        store.record_kubelet(
+                            "Warning",
                             container_ref(&pod, "containers", c),
                             "BackOff",
                             format!(
@@ -1245,21 +1265,20 @@ impl Kubelet {
             "The node was low on resource: memory. Threshold quantity: 100Mi, available: 94208Ki. {}",
             used.concat()
         );
-        store.record_kubelet_warning(
+        store.record_kubelet(
+            "Warning",
             reference("Pod", "v1", &pod.metadata),
             "Evicted",
             message.clone(),
             &node,
         );
         record_killing(&pod, &node, store);
-        let condition = PodCondition {
-            type_: "DisruptionTarget".into(),
-            status: "True".into(),
-            reason: Some("TerminationByKubelet".into()),
-            message: Some(message.clone()),
-            last_transition_time: Some(Time(store.now)),
-            ..Default::default()
-        };
+        let condition = pod_condition(
+            "DisruptionTarget",
+            "True",
+            Some(("TerminationByKubelet", &message)),
+            store.now,
+        );
         terminal_status(key, "Evicted", message, Some(condition), store);
     }
 
@@ -1279,7 +1298,8 @@ impl Kubelet {
             return;
         };
         let node = node_name(&pod).to_string();
-        store.record_kubelet_warning(
+        store.record_kubelet(
+            "Warning",
             reference("Pod", "v1", &pod.metadata),
             reason,
             message.clone(),
@@ -1315,7 +1335,8 @@ impl Kubelet {
 fn record_killing(pod: &Pod, node: &str, store: &mut Store) {
     if phase(pod) == "Running" {
         for c in main_containers(pod) {
-            store.record_kubelet_event(
+            store.record_kubelet(
+                "Normal",
                 container_ref(pod, "containers", c),
                 "Killing",
                 format!("Stopping container {}", c.name),
@@ -1455,18 +1476,7 @@ fn schedule_lifecycle(w: &mut Work, pod: &Pod, key: &PodKey, epoch: u64, s: &mut
             continue;
         }
         start_probes(ctr, c, key, epoch, idx, s, true);
-        if let Some(End::Exit { after, .. }) = ctr.program.as_ref().map(|p| p.end) {
-            let ran = ctr.started_at.map_or(0.0, |t| seconds_between(now, t));
-            s.after(
-                (after - ran).max(0.0),
-                Ev::ContainerExit {
-                    key: key.clone(),
-                    epoch,
-                    idx,
-                    run: ctr.run,
-                },
-            );
-        }
+        schedule_exit(ctr, (key, epoch, idx), now, s);
     }
 }
 
@@ -1533,10 +1543,16 @@ fn start_container(
     let now = store.now;
     let r = container_ref(pod, "containers", c);
     if !just_pulled && c.image_pull_policy.as_deref() != Some("Always") {
-        store.record_kubelet_event(r.clone(), "Pulled", already_present(c), node);
+        store.record_kubelet("Normal", r.clone(), "Pulled", already_present(c), node);
     }
-    store.record_kubelet_event(r.clone(), "Created", "Container created".into(), node);
-    store.record_kubelet_event(r, "Started", "Container started".into(), node);
+    store.record_kubelet(
+        "Normal",
+        r.clone(),
+        "Created",
+        "Container created".into(),
+        node,
+    );
+    store.record_kubelet("Normal", r, "Started", "Container started".into(), node);
     ctr.run += 1;
     ctr.phase = CPhase::Running;
     ctr.started_at = Some(now);
@@ -1699,14 +1715,7 @@ fn refresh_pod(p: &mut Pod, ctrs: &[Ctr], now: Timestamp) {
     for type_ in ["ContainersReady", "Ready"] {
         set_condition(
             p,
-            PodCondition {
-                type_: type_.into(),
-                status: "False".into(),
-                reason: Some("ContainersNotReady".into()),
-                message: Some(msg.clone()),
-                last_transition_time: Some(Time(now)),
-                ..Default::default()
-            },
+            pod_condition(type_, "False", Some(("ContainersNotReady", &msg)), now),
         );
     }
 }
@@ -1908,13 +1917,29 @@ fn set_ready(p: &mut Pod, ready: bool, now: Timestamp) {
         }
     }
     for type_ in ["ContainersReady", "Ready"] {
-        set_condition(
-            p,
-            PodCondition {
-                type_: type_.into(),
-                status: status.into(),
-                last_transition_time: Some(Time(now)),
-                ..Default::default()
+        set_condition(p, pod_condition(type_, status, None, now));
+    }
+}
+
+/// A running container whose program ends by itself exits when its run time is up, counted
+/// from its start (a container found running after a kubelet restart keeps its start).
+fn schedule_exit(
+    ctr: &Ctr,
+    (key, epoch, idx): (&PodKey, u64, usize),
+    now: Timestamp,
+    s: &mut Sched,
+) {
+    if let (CPhase::Running, Some(End::Exit { after, .. })) =
+        (ctr.phase, ctr.program.as_ref().map(|p| p.end))
+    {
+        let ran = ctr.started_at.map_or(0.0, |t| seconds_between(now, t));
+        s.after(
+            (after - ran).max(0.0),
+            Ev::ContainerExit {
+                key: key.clone(),
+                epoch,
+                idx,
+                run: ctr.run,
             },
         );
     }

@@ -29,7 +29,7 @@ use controller::keys::taints;
 
 use crate::engine::{period, plus, seconds_between, Ev, Sched};
 use crate::scheduler::pod_key;
-use crate::store::{reference, Obj, Store, WatchEvent, WatchKind};
+use crate::store::{reference, Obj, Recorder, Store, WatchEvent, WatchKind};
 use crate::timing::Timing;
 
 /// The node lifecycle controller's event source (`v1.EventSource{Component: "node-controller"}`).
@@ -465,12 +465,12 @@ fn node_reference(name: &str, uid: &str) -> ObjectReference {
 
 /// `RecordNodeEvent`: "Node X event: …" on the node.
 fn record_node_event(store: &mut Store, name: &str, uid: &str, reason: &str, event: &str) {
-    store.record_event_with_own_uid(
+    store.record_event(
         node_reference(name, uid),
         "Normal",
         reason,
         format!("Node {name} event: {event}"),
-        COMPONENT,
+        Recorder::LateController(COMPONENT),
     );
 }
 
@@ -1029,12 +1029,12 @@ impl NodeLifecycle {
 
 /// `RecordNodeStatusChange`: "Node X status is now: …" on the node.
 fn record_node_status_change(store: &mut Store, name: &str, uid: &str, new_status: &str) {
-    store.record_event_with_own_uid(
+    store.record_event(
         node_reference(name, uid),
         "Normal",
         new_status,
         format!("Node {name} status is now: {new_status}"),
-        COMPONENT,
+        Recorder::LateController(COMPONENT),
     );
 }
 
@@ -1091,12 +1091,12 @@ fn mark_pods_not_ready(store: &mut Store, node: &str, now: Timestamp) {
                 c.last_transition_time = Some(Time(now));
             }
         });
-        store.record_event_with_own_uid(
+        store.record_event(
             reference("Pod", "v1", &p.metadata),
             "Warning",
             "NodeNotReady",
             "Node is not ready".into(),
-            COMPONENT,
+            Recorder::LateController(COMPONENT),
         );
     }
 }

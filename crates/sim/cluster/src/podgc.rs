@@ -9,14 +9,13 @@
 //!
 //! Owns the quarantine clock per vanished node; knows nothing of owners or controllers.
 
-use k8s_openapi::api::core::v1::{Node, Pod, PodCondition};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::api::core::v1::{Node, Pod};
 use k8s_openapi::jiff::Timestamp;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::engine::{period, seconds_between, Ev, Sched};
-use crate::scheduler::pod_key;
+use crate::scheduler::{pod_condition, pod_key};
 use crate::store::Store;
 
 /// `--terminated-pod-gc-threshold`'s default.
@@ -31,14 +30,12 @@ fn mark_failed_and_delete(store: &mut Store, p: &Pod, now: Timestamp) -> Option<
             p.status.get_or_insert_with(Default::default).phase = Some("Failed".into());
             crate::scheduler::set_condition(
                 p,
-                PodCondition {
-                    type_: "DisruptionTarget".into(),
-                    status: "True".into(),
-                    reason: Some("DeletionByPodGC".into()),
-                    message: Some("PodGC: node no longer exists".into()),
-                    last_transition_time: Some(Time(now)),
-                    ..Default::default()
-                },
+                pod_condition(
+                    "DisruptionTarget",
+                    "True",
+                    Some(("DeletionByPodGC", "PodGC: node no longer exists")),
+                    now,
+                ),
             );
         });
     }

@@ -10,6 +10,7 @@
 use k8s_openapi::api::core::v1::{Node, Pod, PodCondition, Taint, Toleration};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::jiff::Timestamp;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -18,7 +19,7 @@ use controller::predicates::toleration_tolerates_taint;
 use controller::selectors::{node_selector_map_matches, node_selector_term_matches, TermMatch};
 
 use crate::engine::{Ev, PodKey, Sched};
-use crate::store::{reference, Obj, Store, WatchEvent, WatchKind};
+use crate::store::{reference, Obj, Recorder, Store, WatchEvent, WatchKind};
 
 const COMPONENT: &str = "default-scheduler";
 const AFFINITY_MISMATCH: &str = "node(s) didn't match Pod's node affinity/selector";
@@ -145,27 +146,19 @@ impl Scheduler {
             *reasons.entry(AFFINITY_MISMATCH.to_string()).or_default() += unmatched;
         }
         let message = unschedulable_message(total, &reasons, resource_failures);
-        let now = store.now;
-        store.mutate_pod(key, |p| {
-            set_condition(
-                p,
-                PodCondition {
-                    type_: "PodScheduled".into(),
-                    status: "False".into(),
-                    reason: Some("Unschedulable".into()),
-                    message: Some(message.clone()),
-                    last_transition_time: Some(Time(now)),
-                    ..Default::default()
-                },
-            )
-        });
+        set_pod_condition(
+            store,
+            key,
+            ("PodScheduled", "False"),
+            Some(("Unschedulable", &message)),
+        );
         if let Some(p) = store.pod_by_key(key) {
             store.record_event(
                 reference("Pod", "v1", &p.metadata),
                 "Warning",
                 "FailedScheduling",
                 message,
-                COMPONENT,
+                Recorder::Controller(COMPONENT),
             );
         }
         self.unschedulable
@@ -179,25 +172,48 @@ impl Scheduler {
         let now = store.now;
         store.mutate_pod(key, |p| {
             p.spec.get_or_insert_with(Default::default).node_name = Some(node.to_string());
-            set_condition(
-                p,
-                PodCondition {
-                    type_: "PodScheduled".into(),
-                    status: "True".into(),
-                    last_transition_time: Some(Time(now)),
-                    ..Default::default()
-                },
-            );
+            set_condition(p, pod_condition("PodScheduled", "True", None, now));
         });
         store.record_event(
             reference("Pod", "v1", &pod.metadata),
             "Normal",
             "Scheduled",
             format!("Successfully assigned {}/{} to {node}", key.ns, key.name),
-            COMPONENT,
+            Recorder::Controller(COMPONENT),
         );
         format!("bound {} to {node}", key.name)
     }
+}
+
+/// A pod condition of `type_` and `status` as of `now`, with its reason and message when it
+/// has them (`Unschedulable`, `DisruptionTarget`'s `DeletionBy…`, `ContainersNotReady`).
+pub(crate) fn pod_condition(
+    type_: &str,
+    status: &str,
+    why: Option<(&str, &str)>,
+    now: Timestamp,
+) -> PodCondition {
+    PodCondition {
+        type_: type_.into(),
+        status: status.into(),
+        reason: why.map(|(r, _)| r.into()),
+        message: why.map(|(_, m)| m.into()),
+        last_transition_time: Some(Time(now)),
+        ..Default::default()
+    }
+}
+
+/// Writes a pod's condition (`type_`, `status`) as of now, with its reason and message.
+pub(crate) fn set_pod_condition(
+    store: &mut Store,
+    key: &PodKey,
+    (type_, status): (&str, &str),
+    why: Option<(&str, &str)>,
+) {
+    let now = store.now;
+    store.mutate_pod(key, |p| {
+        set_condition(p, pod_condition(type_, status, why, now))
+    });
 }
 
 /// Sets a condition, keeping `lastTransitionTime` when the status does not change.

@@ -343,6 +343,20 @@ impl EventLog {
 /// Where an event's uid comes from: the stream that also names pods (the events recorded
 /// before the kubelets recorded theirs), or a stream of the kubelets' own, so that adding their
 /// events left pod names as they were.
+/// Who records an event: the component (and node) its `source` names, which also says which
+/// generator draws its uid ([`UidStream`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Recorder<'a> {
+    /// A controller whose events came before kubelet events existed (the DaemonSet
+    /// controller, the scheduler, the taint manager): uid from the names' generator.
+    Controller(&'a str),
+    /// A controller whose events came after pod names were pinned (the node lifecycle
+    /// controller's `RegisteredNode`, `NodeNotReady` …): uid from the events' own generator.
+    LateController(&'a str),
+    /// The kubelet on this node.
+    Kubelet(&'a str),
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum UidStream {
     /// The generator that names pods (the events recorded before kubelet events existed).
@@ -1078,104 +1092,36 @@ impl Store {
 
     // ----- Events -----
 
-    /// Records a core/v1 Event as client-go's recorder would: correlated (aggregated,
-    /// counted, spam-filtered) by `events_cache`, then created or patched.
+    /// A kubelet's event about a pod's container (`involved` has its `fieldPath`): Normal
+    /// (Pulled, Created, Started, Killing …) or Warning (BackOff, Unhealthy, Failed, Evicted …),
+    /// source `kubelet` on `node`, as `kubectl get events -o wide` shows it.
+    pub(crate) fn record_kubelet(
+        &mut self,
+        type_: &str,
+        involved: ObjectReference,
+        reason: &str,
+        message: String,
+        node: &str,
+    ) {
+        self.record_event(involved, type_, reason, message, Recorder::Kubelet(node));
+    }
+
+    /// Records a core/v1 Event as client-go's recorder does (`recordToSink`): correlate it
+    /// (`EventCorrelate`: aggregated, counted, spam-filtered by `events_cache`), then patch the
+    /// first occurrence or create it (`recordEvent`).
     pub(crate) fn record_event(
         &mut self,
         involved: ObjectReference,
         type_: &str,
         reason: &str,
         message: String,
-        component: &str,
+        by: Recorder<'_>,
     ) {
-        self.emit(
-            involved,
-            type_,
-            reason,
-            message,
-            component,
-            None,
-            UidStream::Names,
-        );
-    }
-
-    /// An event of a component whose events came after pod names were pinned (the node
-    /// lifecycle controller's `RegisteredNode`, `NodeNotReady` …): recorded as
-    /// [`Store::record_event`] does, with its uid from the events' own stream.
-    pub(crate) fn record_event_with_own_uid(
-        &mut self,
-        involved: ObjectReference,
-        type_: &str,
-        reason: &str,
-        message: String,
-        component: &str,
-    ) {
-        self.emit(
-            involved,
-            type_,
-            reason,
-            message,
-            component,
-            None,
-            UidStream::Events,
-        );
-    }
-
-    /// A kubelet's Normal event about a pod's container (`involved` has its `fieldPath`):
-    /// source `kubelet` on `node`, as `kubectl get events -o wide` shows it.
-    pub(crate) fn record_kubelet_event(
-        &mut self,
-        involved: ObjectReference,
-        reason: &str,
-        message: String,
-        node: &str,
-    ) {
-        self.record_kubelet("Normal", involved, reason, message, node);
-    }
-
-    /// A kubelet's Warning event (BackOff, Unhealthy, Failed, Evicted …).
-    pub(crate) fn record_kubelet_warning(
-        &mut self,
-        involved: ObjectReference,
-        reason: &str,
-        message: String,
-        node: &str,
-    ) {
-        self.record_kubelet("Warning", involved, reason, message, node);
-    }
-
-    fn record_kubelet(
-        &mut self,
-        type_: &str,
-        involved: ObjectReference,
-        reason: &str,
-        message: String,
-        node: &str,
-    ) {
-        self.emit(
-            involved,
-            type_,
-            reason,
-            message,
-            "kubelet",
-            Some(node),
-            UidStream::Events,
-        );
-    }
-
-    /// What client-go's recorder does with an event (`recordToSink`): correlate it
-    /// (`EventCorrelate`), then patch the first occurrence or create it (`recordEvent`).
-    #[allow(clippy::too_many_arguments)]
-    fn emit(
-        &mut self,
-        involved: ObjectReference,
-        type_: &str,
-        reason: &str,
-        message: String,
-        component: &str,
-        host: Option<&str>,
-        stream: UidStream,
-    ) {
+        let (component, host, stream) = match by {
+            Recorder::Controller(c) => (c, None, UidStream::Names),
+            Recorder::LateController(c) => (c, None, UidStream::Events),
+            Recorder::Kubelet(node) => ("kubelet", Some(node), UidStream::Events),
+        };
         let draft = Draft {
             involved: &involved,
             type_,

@@ -7,8 +7,7 @@
 //! Owns the eviction schedule; knows nothing of DaemonSets (R-TE-7's evict/recreate loop
 //! emerges from the controller recreating what this deletes).
 
-use k8s_openapi::api::core::v1::{Node, ObjectReference, Pod, PodCondition, Taint, Toleration};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::api::core::v1::{Node, ObjectReference, Pod, Taint, Toleration};
 use k8s_openapi::jiff::Timestamp;
 use std::collections::BTreeMap;
 
@@ -16,8 +15,8 @@ use controller::pod_util::node_name;
 use controller::predicates::toleration_tolerates_taint;
 
 use crate::engine::{plus, Ev, PodKey, Sched};
-use crate::scheduler::{pod_key, set_condition};
-use crate::store::{reference, Obj, Store, WatchEvent, WatchKind};
+use crate::scheduler::{pod_key, set_pod_condition};
+use crate::store::{reference, Obj, Recorder, Store, WatchEvent, WatchKind};
 
 const COMPONENT: &str = "taint-eviction-controller";
 
@@ -217,7 +216,7 @@ impl TaintEviction {
                 "Normal",
                 "TaintManagerEviction",
                 format!("Cancelling deletion of Pod {}/{}", key.ns, key.name),
-                COMPONENT,
+                Recorder::Controller(COMPONENT),
             );
         }
     }
@@ -237,22 +236,17 @@ fn evict(key: &PodKey, store: &mut Store) {
         "Normal",
         "TaintManagerEviction",
         format!("Marking for deletion Pod {}/{}", key.ns, key.name),
-        COMPONENT,
+        Recorder::Controller(COMPONENT),
     );
-    let now = store.now;
-    store.mutate_pod(key, |p| {
-        set_condition(
-            p,
-            PodCondition {
-                type_: "DisruptionTarget".into(),
-                status: "True".into(),
-                reason: Some("DeletionByTaintManager".into()),
-                message: Some("Taint manager: deleting due to NoExecute taint".into()),
-                last_transition_time: Some(Time(now)),
-                ..Default::default()
-            },
-        )
-    });
+    set_pod_condition(
+        store,
+        key,
+        ("DisruptionTarget", "True"),
+        Some((
+            "DeletionByTaintManager",
+            "Taint manager: deleting due to NoExecute taint",
+        )),
+    );
     let _ = store.delete_pod(&key.ns, &key.name, None);
 }
 
