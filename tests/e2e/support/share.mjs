@@ -1,4 +1,4 @@
-// Share links and saves in the test's own hands (the format of crates/play/scenario/src/share.rs:
+// Share links and saves in the test's own hands (the format of crates/play/scenario-file/src/share.rs:
 // `#s=<version>.<base64url(raw DEFLATE(JSON))>[&t=<seconds>]`), to craft links and saves the
 // page did not write and to read what it stored.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';

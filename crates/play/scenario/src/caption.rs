@@ -497,7 +497,7 @@ pub fn caption(
         .iter()
         .filter(|r| {
             r.ok && !r.command.starts_with("sleep")
-                && crate::playback::command_kind(&r.command) == crate::playback::CommandKind::Edit
+                && crate::script::command_kind(&r.command) == crate::script::CommandKind::Edit
         })
         .collect();
     let (who, text) = match edits.last() {

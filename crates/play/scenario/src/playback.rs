@@ -19,7 +19,9 @@ use kubectl::Wait;
 use std::time::Duration;
 
 use crate::format::{Scenario, ScenarioError, ScriptLine, Step};
-use crate::run::{absorb_wait, parse_duration, run_line, start, wait_limit, Record, TIMED_OUT};
+use crate::run::{absorb_wait, run_line, start, wait_limit, Record, TIMED_OUT};
+use crate::script::parse_duration;
+use crate::script::{command_kind, format_duration, CommandKind};
 use crate::session::Session;
 
 /// Where a playback stands: how many simulation events it has processed, and its clock. Two
@@ -46,16 +48,6 @@ enum Waiting {
     },
 }
 
-/// Whether a command only reads the cluster (run, never recorded) or changes it (an edit,
-/// recorded into the script).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CommandKind {
-    /// `kubectl get`, `describe`, `rollout status`, `rollout history`.
-    ReadOnly,
-    /// Everything else: other kubectl verbs, `node …`, `pod crash|fail …`.
-    Edit,
-}
-
 /// An edit `inject` runs and records (not a read-only line, `sleep` or `expect:`).
 fn is_plain_edit(command: &str) -> bool {
     let verb_ok = kubectl::split_words(command).is_ok_and(|words| {
@@ -64,23 +56,6 @@ fn is_plain_edit(command: &str) -> bool {
             .is_some_and(|verb| !matches!(verb.as_str(), "sleep" | "expect:"))
     });
     verb_ok && command_kind(command) == CommandKind::Edit
-}
-
-/// Classifies a command line. Lines kubectl cannot parse count as edits, so that running one
-/// reports kubectl's own error.
-pub fn command_kind(command: &str) -> CommandKind {
-    match kubectl::parse(command).map(|c| c.verb) {
-        Ok(
-            kubectl::Verb::Get
-            | kubectl::Verb::Describe
-            | kubectl::Verb::RolloutStatus
-            | kubectl::Verb::RolloutHistory
-            // Refused for DaemonSets: they change nothing.
-            | kubectl::Verb::RolloutPause
-            | kubectl::Verb::RolloutResume,
-        ) => CommandKind::ReadOnly,
-        _ => CommandKind::Edit,
-    }
 }
 
 /// A command that failed: what the terminal shows. Nothing was changed or recorded.
@@ -125,17 +100,6 @@ pub struct Playback {
     events: u64,
     /// When the last line finished.
     line_done: Position,
-}
-
-/// Writes a duration so that [`parse_duration`] reads it back to the nanosecond.
-pub fn format_duration(d: Duration) -> String {
-    let secs = d.as_secs();
-    let nanos = d.subsec_nanos();
-    if nanos == 0 {
-        return format!("{secs}s");
-    }
-    let frac = format!("{nanos:09}");
-    format!("{secs}.{}s", frac.trim_end_matches('0'))
 }
 
 fn duration_between(a: Timestamp, b: Timestamp) -> Duration {

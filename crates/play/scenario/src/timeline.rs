@@ -631,9 +631,9 @@ impl Timeline {
 
     /// What the terminal runs: read-only commands run, edits are injected.
     pub fn run_command(&mut self, command: &str) -> Result<Record, CommandError> {
-        match crate::playback::command_kind(command) {
-            crate::playback::CommandKind::ReadOnly => self.run_readonly(command),
-            crate::playback::CommandKind::Edit => self.inject(command),
+        match crate::script::command_kind(command) {
+            crate::script::CommandKind::ReadOnly => self.run_readonly(command),
+            crate::script::CommandKind::Edit => self.inject(command),
         }
     }
 

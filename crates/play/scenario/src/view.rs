@@ -160,7 +160,7 @@ fn container_trouble(p: &Pod, now: Timestamp) -> (Option<String>, String, Option
                 .strip_prefix("back-off ")?
                 .split(' ')
                 .next()
-                .and_then(|d| crate::run::parse_duration(d).ok())?;
+                .and_then(|d| crate::script::parse_duration(d).ok())?;
             let finished = cs
                 .last_state
                 .as_ref()?

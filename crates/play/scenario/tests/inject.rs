@@ -6,7 +6,7 @@ mod common;
 use cluster::to_json_lines;
 use proptest::prelude::*;
 use scenario::view::cluster_view;
-use scenario::{format_duration, run::parse_duration, Playback, Scenario, Step};
+use scenario::{format_duration, script::parse_duration, Playback, Scenario, Step};
 use std::time::Duration;
 
 fn preset(id: &str) -> Scenario {

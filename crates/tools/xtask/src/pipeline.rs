@@ -34,6 +34,7 @@ const WASM_LIBS: &[&str] = &[
     "dsplay-k8s",
     "dsplay-cluster",
     "dsplay-kubectl",
+    "dsplay-scenario-file",
     "dsplay-scenario",
     // The release page's LZMA decoder, a wasm module of its own (no_std there).
     "dsplay-unlzma",

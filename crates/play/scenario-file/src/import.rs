@@ -729,7 +729,7 @@ mod tests {
 
     #[test]
     fn blanking_changes_nothing_the_import_reads() {
-        let text = include_str!("../tests/fixtures/gke-nodes.yaml");
+        let text = include_str!("../../scenario/tests/fixtures/gke-nodes.yaml");
         let blanked = blank_unread_blocks(text);
         assert!(
             blanked.len() < text.len() / 2,

@@ -309,7 +309,7 @@ fn simulation_verb(cmd: &str, names: &BTreeMap<&str, &str>) -> String {
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let kind = |n: &str| names.get(n).map_or(n.to_string(), |k| k.to_string());
     match words.as_slice() {
-        ["sleep", d] => match crate::run::parse_duration(d) {
+        ["sleep", d] => match crate::script::parse_duration(d) {
             Ok(d) => {
                 let secs = d.as_secs_f64();
                 if secs.fract() == 0.0 {
