@@ -47,21 +47,7 @@ fn emit_mapping(
         }
         out.push_str(&string_scalar(k, indent));
         out.push(':');
-        match v {
-            Value::Object(m) if !m.is_empty() => {
-                out.push('\n');
-                emit_mapping(m, indent + 2, false, out);
-            }
-            Value::Array(a) if !a.is_empty() => {
-                out.push('\n');
-                emit_sequence(a, indent, false, out);
-            }
-            other => {
-                out.push(' ');
-                out.push_str(&scalar_text(other, indent));
-                out.push('\n');
-            }
-        }
+        emit_value(v, indent, false, out);
     }
 }
 
@@ -71,20 +57,32 @@ fn emit_sequence(a: &[Value], indent: usize, first_inline: bool, out: &mut Strin
             pad(out, indent);
         }
         out.push('-');
-        match v {
-            Value::Object(m) if !m.is_empty() => {
-                out.push(' ');
-                emit_mapping(m, indent + 2, true, out);
-            }
-            Value::Array(a) if !a.is_empty() => {
-                out.push(' ');
-                emit_sequence(a, indent + 2, true, out);
-            }
-            other => {
-                out.push(' ');
-                out.push_str(&scalar_text(other, indent));
-                out.push('\n');
-            }
+        emit_value(v, indent, true, out);
+    }
+}
+
+/// A value after `key:` or, `after_dash`, after a sequence's `-`. A non-empty mapping or
+/// sequence goes on the lines below a key (a sequence at the key's own indent, as go-yaml
+/// writes it) and starts on the dash's line; anything else is a scalar after a space.
+fn emit_value(v: &Value, indent: usize, after_dash: bool, out: &mut String) {
+    let (sep, sequence_indent) = if after_dash {
+        (' ', indent + 2)
+    } else {
+        ('\n', indent)
+    };
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            out.push(sep);
+            emit_mapping(m, indent + 2, after_dash, out);
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push(sep);
+            emit_sequence(a, sequence_indent, after_dash, out);
+        }
+        other => {
+            out.push(' ');
+            out.push_str(&scalar_text(other, indent));
+            out.push('\n');
         }
     }
 }

@@ -61,26 +61,17 @@ impl From<Manifest> for Object {
     }
 }
 
-impl From<DaemonSet> for Object {
-    fn from(o: DaemonSet) -> Self {
-        Object::DaemonSet(Box::new(o))
-    }
+/// `Object::from(pod)`: each kind into its own variant, boxed.
+macro_rules! object_from {
+    ($($kind:ident),*) => {$(
+        impl From<$kind> for Object {
+            fn from(o: $kind) -> Self {
+                Object::$kind(Box::new(o))
+            }
+        }
+    )*};
 }
-impl From<Pod> for Object {
-    fn from(o: Pod) -> Self {
-        Object::Pod(Box::new(o))
-    }
-}
-impl From<Node> for Object {
-    fn from(o: Node) -> Self {
-        Object::Node(Box::new(o))
-    }
-}
-impl From<ControllerRevision> for Object {
-    fn from(o: ControllerRevision) -> Self {
-        Object::ControllerRevision(Box::new(o))
-    }
-}
+object_from!(DaemonSet, Pod, Node, ControllerRevision);
 
 /// Who acted in a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -6,13 +6,14 @@
 //! Owns the set of owners being collected; knows nothing of the controller.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use apiserver::strategy::FOREGROUND_DELETION_FINALIZER;
 use controller::client::ObjectPatch;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use crate::engine::{Ev, Sched};
-use crate::store::{Obj, Store, WatchEvent, WatchKind, ORPHAN_FINALIZER};
+use crate::store::{Meta, Obj, Store, WatchEvent, WatchKind, ORPHAN_FINALIZER};
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct GarbageCollector {
@@ -25,6 +26,11 @@ fn owner_uids(meta: &ObjectMeta) -> impl Iterator<Item = &str> {
         .flatten()
         .filter(|r| r.kind == "DaemonSet")
         .map(|r| r.uid.as_str())
+}
+
+/// The objects of one kind that `uid` owns, as the graph builder finds them.
+fn dependents<'a, T: Meta + 'a>(all: impl Iterator<Item = &'a Arc<T>>, uid: &str) -> Vec<Arc<T>> {
+    all.filter(|o| owned_by(o.meta(), uid)).cloned().collect()
 }
 
 fn owned_by(meta: &ObjectMeta, uid: &str) -> bool {
@@ -84,18 +90,8 @@ impl GarbageCollector {
     /// Processes one owner.
     pub(crate) fn collect(&mut self, uid: &str, store: &mut Store) -> String {
         self.pending.remove(uid);
-        let pods: Vec<_> = store
-            .objects()
-            .all_pods()
-            .filter(|p| owned_by(&p.metadata, uid))
-            .cloned()
-            .collect();
-        let revs: Vec<_> = store
-            .objects()
-            .all_revisions()
-            .filter(|r| owned_by(&r.metadata, uid))
-            .cloned()
-            .collect();
+        let pods = dependents(store.objects().all_pods(), uid);
+        let revs = dependents(store.objects().all_revisions(), uid);
         let key = |m: &ObjectMeta| {
             (
                 m.namespace.clone().unwrap_or_default(),

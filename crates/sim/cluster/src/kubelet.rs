@@ -634,16 +634,7 @@ impl Kubelet {
         w.node = node;
         w.starting = false;
         w.ctrs = ctrs;
-        for (idx, after) in pulls {
-            s.after(
-                after,
-                Ev::ImagePulled {
-                    key: key.clone(),
-                    epoch,
-                    idx,
-                },
-            );
-        }
+        schedule_pulls(&pulls, key, epoch, s);
         schedule_lifecycle(w, &pod, key, epoch, s);
         if w.ctrs.iter().any(|c| c.phase == CPhase::ImageFailed) {
             let d = pod_worker_back_off(s);
@@ -1124,16 +1115,7 @@ impl Kubelet {
             }
             refresh_pod(p, &ctrs, now);
         });
-        for (idx, after) in pulls {
-            s.after(
-                after,
-                Ev::ImagePulled {
-                    key: key.clone(),
-                    epoch,
-                    idx,
-                },
-            );
-        }
+        schedule_pulls(&pulls, key, epoch, s);
         schedule_lifecycle(&mut w, &pod, key, epoch, s);
         if waiting {
             let d = pod_worker_back_off(s);
@@ -1439,6 +1421,14 @@ fn pod_worker_back_off(s: &mut Sched) -> f64 {
 
 /// Schedules the pod worker's next sync of the pod after `secs` (an earlier one still
 /// pending becomes stale: this one does its work).
+/// Each image pull that started ends, `after` seconds on, in an `ImagePulled` for its container.
+fn schedule_pulls(pulls: &[(usize, f64)], key: &PodKey, epoch: u64, s: &mut Sched) {
+    for &(idx, after) in pulls {
+        let key = key.clone();
+        s.after(after, Ev::ImagePulled { key, epoch, idx });
+    }
+}
+
 fn resync_after(w: &mut Work, key: &PodKey, epoch: u64, s: &mut Sched, secs: f64) {
     w.resync_gen += 1;
     s.after(

@@ -252,30 +252,33 @@ fn go_json(v: &Value, out: &mut String) {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
             sort::sort(&mut keys);
-            out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
+            go_list(('{', '}'), keys, out, |k, out| {
                 go_string(k, out);
                 out.push(':');
                 go_json(&m[k], out);
-            }
-            out.push('}');
+            });
         }
-        Value::Array(l) => {
-            out.push('[');
-            for (i, x) in l.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                go_json(x, out);
-            }
-            out.push(']');
-        }
+        Value::Array(l) => go_list(('[', ']'), l, out, go_json),
         Value::String(s) => go_string(s, out),
         other => out.push_str(&other.to_string()),
     }
+}
+
+/// `items` between `brackets`, separated by commas.
+fn go_list<T>(
+    (open, close): (char, char),
+    items: impl IntoIterator<Item = T>,
+    out: &mut String,
+    mut each: impl FnMut(T, &mut String),
+) {
+    out.push(open);
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        each(x, out);
+    }
+    out.push(close);
 }
 
 fn go_string(s: &str, out: &mut String) {

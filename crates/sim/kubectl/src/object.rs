@@ -86,20 +86,15 @@ fn omit_empty_ds_status(mut v: serde_json::Value) -> serde_json::Value {
 
 /// Every object of a kind, sorted by namespace and name.
 pub fn list(api: &dyn Api, r: Resource) -> Vec<Object> {
-    let mut v: Vec<Object> = match r {
-        Resource::DaemonSet => api
-            .daemon_sets()
-            .into_iter()
-            .map(Object::DaemonSet)
-            .collect(),
-        Resource::Pod => api.pods().into_iter().map(Object::Pod).collect(),
-        Resource::Node => api.nodes().into_iter().map(Object::Node).collect(),
-        Resource::ControllerRevision => api
-            .revisions()
-            .into_iter()
-            .map(Object::ControllerRevision)
-            .collect(),
-        Resource::Event => api.events().into_iter().map(Object::Event).collect(),
+    fn all<T>(of_kind: Vec<T>, wrap: fn(T) -> Object) -> Vec<Object> {
+        of_kind.into_iter().map(wrap).collect()
+    }
+    let mut v = match r {
+        Resource::DaemonSet => all(api.daemon_sets(), Object::DaemonSet),
+        Resource::Pod => all(api.pods(), Object::Pod),
+        Resource::Node => all(api.nodes(), Object::Node),
+        Resource::ControllerRevision => all(api.revisions(), Object::ControllerRevision),
+        Resource::Event => all(api.events(), Object::Event),
     };
     sort::sort_by(&mut v, |a, b| {
         (a.namespace(), a.name()).cmp(&(b.namespace(), b.name()))

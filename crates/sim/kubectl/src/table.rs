@@ -147,48 +147,37 @@ pub(crate) fn human_duration(seconds: i64) -> String {
     }
     let minutes = seconds / 60;
     if minutes < 10 {
-        let s = seconds % 60;
-        return if s == 0 {
-            format!("{minutes}m")
-        } else {
-            format!("{minutes}m{s}s")
-        };
+        return two_units(minutes, "m", seconds % 60, "s");
     }
     if minutes < 60 * 3 {
         return format!("{minutes}m");
     }
     let hours = seconds / 3600;
     if hours < 8 {
-        let m = minutes % 60;
-        return if m == 0 {
-            format!("{hours}h")
-        } else {
-            format!("{hours}h{m}m")
-        };
+        return two_units(hours, "h", minutes % 60, "m");
     }
     if hours < 48 {
         return format!("{hours}h");
     }
     if hours < 24 * 8 {
-        let h = hours % 24;
-        return if h == 0 {
-            format!("{}d", hours / 24)
-        } else {
-            format!("{}d{h}h", hours / 24)
-        };
+        return two_units(hours / 24, "d", hours % 24, "h");
     }
     if hours < 24 * 365 * 2 {
         return format!("{}d", hours / 24);
     }
     if hours < 24 * 365 * 8 {
-        let dy = (hours / 24) % 365;
-        return if dy == 0 {
-            format!("{}y", hours / 24 / 365)
-        } else {
-            format!("{}y{dy}d", hours / 24 / 365)
-        };
+        return two_units(hours / 24 / 365, "y", (hours / 24) % 365, "d");
     }
     format!("{}y", hours / 24 / 365)
+}
+
+/// `5m`, or `5m30s` when the smaller unit's count is not zero (HumanDuration's two-unit forms).
+fn two_units(big: i64, big_unit: &str, small: i64, small_unit: &str) -> String {
+    if small == 0 {
+        format!("{big}{big_unit}")
+    } else {
+        format!("{big}{big_unit}{small}{small_unit}")
+    }
 }
 
 /// `translateTimestampSince`: the AGE column; `<unknown>` when unset.

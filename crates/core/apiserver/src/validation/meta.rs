@@ -124,6 +124,20 @@ pub(crate) fn negative(path: &Path, value: i64) -> FieldError {
     FieldError::invalid(path, value, NEGATIVE)
 }
 
+/// `ValidateNonnegativeField` on each named child of `path` that is set.
+pub(crate) fn validate_nonnegative_fields(
+    path: &Path,
+    fields: &[(&str, Option<i32>)],
+) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    for &(field, value) in fields {
+        if let Some(v) = value.filter(|v| *v < 0) {
+            errs.push(negative(&path.child(field), i64::from(v)));
+        }
+    }
+    errs
+}
+
 /// `ValidateLabels`: keys are qualified names, values label values; errors sit on the map's path.
 pub(crate) fn validate_labels(
     labels: Option<&BTreeMap<String, String>>,

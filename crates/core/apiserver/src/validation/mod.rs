@@ -146,20 +146,19 @@ pub fn validate_daemon_set_status_update(new: &DaemonSet, old: &DaemonSet) -> Re
     let status = Path::root("status");
     let default = Default::default();
     let s = new.status.as_ref().unwrap_or(&default);
-    for (field, value) in [
-        ("currentNumberScheduled", Some(s.current_number_scheduled)),
-        ("numberMisscheduled", Some(s.number_misscheduled)),
-        ("desiredNumberScheduled", Some(s.desired_number_scheduled)),
-        ("numberReady", Some(s.number_ready)),
-        ("updatedNumberScheduled", s.updated_number_scheduled),
-        ("numberAvailable", s.number_available),
-        ("numberUnavailable", s.number_unavailable),
-        ("collisionCount", s.collision_count),
-    ] {
-        if let Some(v) = value.filter(|v| *v < 0) {
-            errs.push(negative(&status.child(field), i64::from(v)));
-        }
-    }
+    errs.extend(meta::validate_nonnegative_fields(
+        &status,
+        &[
+            ("currentNumberScheduled", Some(s.current_number_scheduled)),
+            ("numberMisscheduled", Some(s.number_misscheduled)),
+            ("desiredNumberScheduled", Some(s.desired_number_scheduled)),
+            ("numberReady", Some(s.number_ready)),
+            ("updatedNumberScheduled", s.updated_number_scheduled),
+            ("numberAvailable", s.number_available),
+            ("numberUnavailable", s.number_unavailable),
+            ("collisionCount", s.collision_count),
+        ],
+    ));
     if let Some(g) = s.observed_generation.filter(|g| *g < 0) {
         errs.push(negative(&status.child("observedGeneration"), g));
     }

@@ -12,7 +12,10 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 use super::field::{FieldError, Path, Raw};
-use super::meta::{negative, validate_annotations, validate_label_name, validate_labels};
+use super::meta::{
+    negative, validate_annotations, validate_label_name, validate_labels,
+    validate_nonnegative_fields,
+};
 use super::names::{
     inclusive_range_error, is_dns1123_subdomain, is_valid_label_value, is_valid_port_name,
     is_valid_port_num, validate_dns1123_label,
@@ -556,17 +559,16 @@ fn validate_probe(probe: &Probe, path: &Path) -> Vec<FieldError> {
             &path.child("tcpSocket").child("port"),
         ));
     }
-    for (field, value) in [
-        ("initialDelaySeconds", probe.initial_delay_seconds),
-        ("timeoutSeconds", probe.timeout_seconds),
-        ("periodSeconds", probe.period_seconds),
-        ("successThreshold", probe.success_threshold),
-        ("failureThreshold", probe.failure_threshold),
-    ] {
-        if let Some(v) = value.filter(|v| *v < 0) {
-            errs.push(negative(&path.child(field), i64::from(v)));
-        }
-    }
+    errs.extend(validate_nonnegative_fields(
+        path,
+        &[
+            ("initialDelaySeconds", probe.initial_delay_seconds),
+            ("timeoutSeconds", probe.timeout_seconds),
+            ("periodSeconds", probe.period_seconds),
+            ("successThreshold", probe.success_threshold),
+            ("failureThreshold", probe.failure_threshold),
+        ],
+    ));
     if let Some(t) = probe.termination_grace_period_seconds.filter(|t| *t <= 0) {
         errs.push(FieldError::invalid(
             &path.child("terminationGracePeriodSeconds"),
