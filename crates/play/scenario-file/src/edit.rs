@@ -174,14 +174,8 @@ impl Edit {
     pub fn commands(&self, existing_nodes: &[String]) -> Result<Vec<String>, String> {
         self.check()?;
         Ok(match self {
-            Edit::AddNodes {
-                prefix,
-                count,
-                labels,
-                taints,
-                capacity,
-            } => {
-                let flags = node_flags(labels, taints, capacity.as_deref());
+            Edit::AddNodes { prefix, count, .. } => {
+                let flags = self.node_flags();
                 let taken = sort::set(existing_nodes.iter().map(String::as_str));
                 let names = std::iter::once(prefix.clone())
                     .chain((2..).map(|i| format!("{prefix}{i}")))
@@ -193,6 +187,19 @@ impl Edit {
             }
             _ => vec![self.to_string()],
         })
+    }
+
+    /// An [`Edit::AddNodes`]'s flags, the same for every node it adds (nothing for another edit).
+    fn node_flags(&self) -> String {
+        match self {
+            Edit::AddNodes {
+                labels,
+                taints,
+                capacity,
+                ..
+            } => node_flags(labels, taints, capacity.as_deref()),
+            _ => String::new(),
+        }
     }
 
     /// The one thing no command checks: how many nodes one edit adds.
@@ -211,14 +218,8 @@ impl Edit {
 impl std::fmt::Display for Edit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Edit::AddNodes {
-                prefix,
-                count,
-                labels,
-                taints,
-                capacity,
-            } => {
-                let flags = node_flags(labels, taints, capacity.as_deref());
+            Edit::AddNodes { prefix, count, .. } => {
+                let flags = self.node_flags();
                 write!(f, "node add {}{flags}", q(prefix))?;
                 if *count != 1 {
                     write!(f, " ({count} nodes)")?;

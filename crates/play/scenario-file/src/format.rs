@@ -371,34 +371,20 @@ pub(crate) fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioErr
             ))
         }
     };
-    let timing = match root.get("timing") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => {
-            check_timing(ctx, m)?;
-            m.clone()
-        }
-        Some(other) => {
-            return Err(ctx.err(
-                "timing",
-                format!("timing must be a map, found {}", json_kind(other)),
-                Some("e.g. `timing: {watch_delay: 0.05}`"),
-            ))
-        }
-    };
-    let images = match root.get("images") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => {
-            check_images(ctx, m)?;
-            m.clone()
-        }
-        Some(other) => {
-            return Err(ctx.err(
-                "images",
-                format!("images must be a map, found {}", json_kind(other)),
-                Some("e.g. `images: {\"agent:2\": {missing: true}}`"),
-            ))
-        }
-    };
+    let timing = optional_map(
+        ctx,
+        root,
+        "timing",
+        check_timing,
+        "`timing: {watch_delay: 0.05}`",
+    )?;
+    let images = optional_map(
+        ctx,
+        root,
+        "images",
+        check_images,
+        "`images: {\"agent:2\": {missing: true}}`",
+    )?;
     let nodes = parse_nodes(ctx, root.get("nodes"))?;
     let files = parse_files(ctx, root.get("files"))?;
     let script = parse_lines(ctx, root.get("script"), "script")?;
@@ -415,6 +401,44 @@ pub(crate) fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioErr
         files,
         script,
     })
+}
+
+/// A pool's `count` or `from`: a whole number, 1 when absent.
+fn whole_number(
+    ctx: &Ctx,
+    m: &Map<String, Value>,
+    path: &str,
+    key: &str,
+    example: &str,
+) -> Result<u64, ScenarioError> {
+    match m.get(key) {
+        None => Ok(1),
+        Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64().unwrap_or(1)),
+        Some(other) => Err(ctx.err(
+            &format!("{path}.{key}"),
+            format!("{key} must be a whole number, found {}", shown(other)),
+            Some(example),
+        )),
+    }
+}
+
+/// A top-level map (none: empty), its entries checked by `check`.
+fn optional_map(
+    ctx: &Ctx,
+    root: &Map<String, Value>,
+    key: &str,
+    check: fn(&Ctx, &Map<String, Value>) -> Result<(), ScenarioError>,
+    example: &str,
+) -> Result<Map<String, Value>, ScenarioError> {
+    match root.get(key) {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(m)) => check(ctx, m).map(|()| m.clone()),
+        Some(other) => Err(ctx.err(
+            key,
+            format!("{key} must be a map, found {}", json_kind(other)),
+            Some(&format!("e.g. {example}")),
+        )),
+    }
 }
 
 /// Each `images:` entry maps an image reference to `{missing: BOOL, pullSeconds: SECONDS}`.
@@ -540,23 +564,29 @@ fn parse_string_map(
 pub const TRY_MAX: usize = 3;
 const TRY_CHARS: usize = 160;
 
+/// A list that may be absent or null (then empty); anything else is an error at `at`.
+fn optional_list<'v>(
+    ctx: &Ctx,
+    v: Option<&'v Value>,
+    at: &str,
+    a_list: &str,
+    hint: &str,
+) -> Result<&'v [Value], ScenarioError> {
+    match v {
+        None | Some(Value::Null) => Ok(&[]),
+        Some(Value::Array(a)) => Ok(a),
+        Some(other) => Err(ctx.err(
+            at,
+            format!("{at} must be {a_list}, found {}", json_kind(other)),
+            Some(hint),
+        )),
+    }
+}
+
 /// `try:` is a list of at most [`TRY_MAX`] one-line suggestions.
 fn parse_try(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<String>, ScenarioError> {
     const HINT: &str = "e.g. `try: [\"Press Play\", \"Click a node to see why it runs a pod\"]`";
-    let items = match v {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Array(a)) => a,
-        Some(other) => {
-            return Err(ctx.err(
-                "try",
-                format!(
-                    "try must be a list of suggestions, found {}",
-                    json_kind(other)
-                ),
-                Some(HINT),
-            ))
-        }
-    };
+    let items = optional_list(ctx, v, "try", "a list of suggestions", HINT)?;
     if items.len() > TRY_MAX {
         return Err(ctx.err(
             &format!("try[{TRY_MAX}]"),
@@ -586,17 +616,8 @@ fn parse_try(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<String>, ScenarioError>
 }
 
 fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioError> {
-    let items = match v {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Array(a)) => a,
-        Some(other) => {
-            return Err(ctx.err(
-                "nodes",
-                format!("nodes must be a list, found {}", json_kind(other)),
-                Some("e.g. `nodes: [{name: worker}, {pool: worker, count: 3, from: 2}]`"),
-            ))
-        }
-    };
+    let example = "e.g. `nodes: [{name: worker}, {pool: worker, count: 3, from: 2}]`";
+    let items = optional_list(ctx, v, "nodes", "a list", example)?;
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     let mut total = 0usize;
@@ -627,28 +648,10 @@ fn parse_nodes(ctx: &Ctx, v: Option<&Value>) -> Result<Vec<NodeEntry>, ScenarioE
             }
             (None, Some(p)) => {
                 let pool = ctx.string(p, &format!("{path}.pool"), "pool")?;
-                let count = match m.get("count") {
-                    Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(0),
-                    None => 1,
-                    Some(other) => {
-                        return Err(ctx.err(
-                            &format!("{path}.count"),
-                            format!("count must be a whole number, found {}", shown(other)),
-                            Some("e.g. `{pool: worker, count: 3, from: 2}` for worker2, worker3, worker4"),
-                        ))
-                    }
-                };
-                let from = match m.get("from") {
-                    Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64().unwrap_or(1),
-                    None => 1,
-                    Some(other) => {
-                        return Err(ctx.err(
-                            &format!("{path}.from"),
-                            format!("from must be a whole number, found {}", shown(other)),
-                            Some("e.g. `{pool: worker, count: 3, from: 2}` for worker2, worker3, worker4"),
-                        ))
-                    }
-                };
+                let example =
+                    "e.g. `{pool: worker, count: 3, from: 2}` for worker2, worker3, worker4";
+                let count = whole_number(ctx, m, &path, "count", example)?;
+                let from = whole_number(ctx, m, &path, "from", example)?;
                 // Compared as u64: `as usize` would truncate on 32-bit targets (wasm).
                 if count > MAX_NODES as u64 {
                     return Err(ctx.err(
@@ -840,20 +843,8 @@ pub(crate) fn parse_lines(
     v: Option<&Value>,
     at: &str,
 ) -> Result<Vec<ScriptLine>, ScenarioError> {
-    let items = match v {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Array(a)) => a,
-        Some(other) => {
-            return Err(ctx.err(
-                at,
-                format!("{at} must be a list, found {}", json_kind(other)),
-                Some(&format!(
-                    "e.g. `{}: [\"kubectl apply -f ds.yaml\"]`",
-                    last_key(at)
-                )),
-            ))
-        }
-    };
+    let example = format!("e.g. `{}: [\"kubectl apply -f ds.yaml\"]`", last_key(at));
+    let items = optional_list(ctx, v, at, "a list", &example)?;
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("{at}[{i}]");

@@ -367,6 +367,11 @@ fn collect<'a>(
     }
 }
 
+/// What is wrong with one field of a found node, and the export hint.
+fn field_err(loc: &Locator, f: &Found, field: &str, message: String) -> ScenarioError {
+    loc.err(f.doc, &join(&f.path, field), message, HINT_EXPORT)
+}
+
 fn str_at<'v>(m: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
     m.get(key).filter(|v| !v.is_null())
 }
@@ -391,12 +396,10 @@ fn string_map(
                     "quote the value: YAML 1.1 reads unquoted yes/no/true/false as booleans and 1 as a number",
                 )),
             })),
-        Some(other) => Err(loc.err(
-            f.doc,
-            &join(&f.path, field),
-            format!("must be a map, found {}", crate::format::json_kind(other)),
-            HINT_EXPORT,
-        )),
+        Some(other) => {
+            let found = crate::format::json_kind(other);
+            Err(field_err(loc, f, field, format!("must be a map, found {found}")))
+        }
     }
 }
 
@@ -407,11 +410,11 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
         match str_at(obj, key) {
             None => Ok(&empty),
             Some(Value::Object(m)) => Ok(m),
-            Some(other) => Err(loc.err(
-                f.doc,
-                &join(&f.path, key),
+            Some(other) => Err(field_err(
+                loc,
+                f,
+                key,
                 format!("must be a map, found {}", crate::format::json_kind(other)),
-                HINT_EXPORT,
             )),
         }
     };
@@ -433,11 +436,11 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
             ))
         }
         None => {
-            return Err(loc.err(
-                f.doc,
-                &join(&f.path, "metadata"),
+            return Err(field_err(
+                loc,
+                f,
+                "metadata",
                 "a node needs metadata.name".into(),
-                HINT_EXPORT,
             ))
         }
     };
@@ -467,24 +470,17 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
             .enumerate()
             .map(|(i, t)| read_taint(loc, f, i, t))
             .collect::<Result<_, _>>()?,
-        Some(_) => {
-            return Err(loc.err(
-                f.doc,
-                &join(&f.path, "spec.taints"),
-                "must be a list".into(),
-                HINT_EXPORT,
-            ))
-        }
+        Some(_) => return Err(field_err(loc, f, "spec.taints", "must be a list".into())),
     };
     let unschedulable = match str_at(spec, "unschedulable") {
         None => false,
         Some(Value::Bool(b)) => *b,
         Some(_) => {
-            return Err(loc.err(
-                f.doc,
-                &join(&f.path, "spec.unschedulable"),
+            return Err(field_err(
+                loc,
+                f,
+                "spec.unschedulable",
                 "must be true or false".into(),
-                HINT_EXPORT,
             ))
         }
     };
@@ -505,11 +501,11 @@ fn read_node(loc: &Locator, f: &Found) -> Result<NodeEntry, ScenarioError> {
                 .map(|(i, c)| read_condition(loc, f, i, c)),
         )?,
         Some(_) => {
-            return Err(loc.err(
-                f.doc,
-                &join(&f.path, "status.conditions"),
+            return Err(field_err(
+                loc,
+                f,
+                "status.conditions",
                 "must be a list".into(),
-                HINT_EXPORT,
             ))
         }
     };

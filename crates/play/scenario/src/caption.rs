@@ -315,37 +315,43 @@ fn node_sentence(actor: Option<Actor>, old: Option<&TraceKind>, new: &TraceKind)
 /// manager marks the pod (a DisruptionTarget condition) and deletes it in one go, and that is
 /// one change to say, not two.
 fn eviction_follows_up(e: &TraceEntry, step: &[TraceEntry]) -> bool {
-    let TraceKind::Pod {
-        namespace,
-        name,
-        event: PodEvent::Terminating,
-        ..
-    } = &e.kind
-    else {
-        return false;
-    };
-    step.iter().any(|o| {
-        matches!(&o.kind, TraceKind::Pod { namespace: n, name: p, event: PodEvent::Evicted, .. }
-            if n == namespace && p == name)
-    })
+    pod_event_paired(
+        e,
+        step,
+        |ev| *ev == PodEvent::Terminating,
+        |ev| *ev == PodEvent::Evicted,
+    )
 }
 
 /// A pod marked terminal and removed in the same step (the kubelet finishing a deleted pod,
 /// pod GC's `markFailedAndDeletePodWithCondition`): the removal says it.
 fn deletion_follows_up(e: &TraceEntry, step: &[TraceEntry]) -> bool {
+    let terminal = |ev: &PodEvent| matches!(ev, PodEvent::Failed | PodEvent::NotReady);
+    pod_event_paired(e, step, terminal, |ev| *ev == PodEvent::Deleted)
+}
+
+/// Whether `e` is a pod's event that `this` picks and the same step also writes one that
+/// `other` picks for the same pod.
+fn pod_event_paired(
+    e: &TraceEntry,
+    step: &[TraceEntry],
+    this: fn(&PodEvent) -> bool,
+    other: fn(&PodEvent) -> bool,
+) -> bool {
     let TraceKind::Pod {
         namespace,
         name,
-        event: PodEvent::Failed | PodEvent::NotReady,
+        event,
         ..
     } = &e.kind
     else {
         return false;
     };
-    step.iter().any(|o| {
-        matches!(&o.kind, TraceKind::Pod { namespace: n, name: p, event: PodEvent::Deleted, .. }
-            if n == namespace && p == name)
-    })
+    this(event)
+        && step.iter().any(|o| {
+            matches!(&o.kind, TraceKind::Pod { namespace: n, name: p, event, .. }
+                if n == namespace && p == name && other(event))
+        })
 }
 
 /// What became of a node's labels (`key=value` each, by key): "labeled worker2 with k=v",

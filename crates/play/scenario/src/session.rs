@@ -15,40 +15,33 @@ pub struct Session {
     pub files: BTreeMap<String, String>,
 }
 
+/// kubectl's own copies of the store's shared objects.
+fn copies<'a, T: Clone + 'a>(shared: impl IntoIterator<Item = &'a std::sync::Arc<T>>) -> Vec<T> {
+    shared.into_iter().map(|o| (**o).clone()).collect()
+}
+
 impl Api for Session {
     fn now(&self) -> Timestamp {
         self.cluster.now()
     }
     fn daemon_sets(&self) -> Vec<DaemonSet> {
-        self.cluster
-            .daemon_sets()
-            .iter()
-            .map(|d| (**d).clone())
-            .collect()
+        copies(&self.cluster.daemon_sets())
     }
     fn pods(&self) -> Vec<Pod> {
-        self.cluster.pods().iter().map(|p| (**p).clone()).collect()
+        copies(&self.cluster.pods())
     }
     fn node_lease(&self, node: &str) -> Option<k8s_openapi::api::coordination::v1::Lease> {
         self.cluster.node_lease(node)
     }
 
     fn nodes(&self) -> Vec<Node> {
-        self.cluster.nodes().iter().map(|n| (**n).clone()).collect()
+        copies(&self.cluster.nodes())
     }
     fn revisions(&self) -> Vec<ControllerRevision> {
-        self.cluster
-            .revisions()
-            .iter()
-            .map(|r| (**r).clone())
-            .collect()
+        copies(&self.cluster.revisions())
     }
     fn events(&self) -> Vec<Event> {
-        self.cluster
-            .events()
-            .iter()
-            .map(|e| (**e).clone())
-            .collect()
+        copies(self.cluster.events().iter())
     }
     fn file(&self, name: &str) -> Option<String> {
         self.files.get(name).cloned()

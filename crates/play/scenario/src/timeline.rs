@@ -640,9 +640,17 @@ impl Timeline {
     /// An edit now ([`Playback::inject`]): the future seen so far is discarded (marks, samples,
     /// checkpoints after now) and earlier checkpoints learn the new script.
     pub fn inject(&mut self, command: &str) -> Result<Record, CommandError> {
+        self.edit_now(|play| play.inject_spliced(command))
+    }
+
+    /// One edit at this instant; if it changed the script, the future is rewritten from it.
+    fn edit_now<E>(
+        &mut self,
+        edit: impl FnOnce(&mut Playback) -> Result<(Record, Option<Splice>), E>,
+    ) -> Result<Record, E> {
         self.complete_instant();
         let log_from = self.play.log.len();
-        let (record, splice) = self.play.inject_spliced(command)?;
+        let (record, splice) = edit(&mut self.play)?;
         if let Some(s) = splice {
             self.rewrite_future(&s, log_from);
         }
@@ -691,13 +699,7 @@ impl Timeline {
 
     /// A manifest from the YAML editor ([`Playback::apply_manifest`]), as an edit now.
     pub fn apply_manifest(&mut self, yaml: &str) -> Result<Record, Vec<Diagnostic>> {
-        self.complete_instant();
-        let log_from = self.play.log.len();
-        let (record, splice) = self.play.apply_manifest_spliced(yaml)?;
-        if let Some(s) = splice {
-            self.rewrite_future(&s, log_from);
-        }
-        Ok(record)
+        self.edit_now(|play| play.apply_manifest_spliced(yaml))
     }
 
     fn complete_instant(&mut self) {
