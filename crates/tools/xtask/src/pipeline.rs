@@ -72,26 +72,41 @@ pub const RELEASE_BUILD_NEEDS: Needs = Needs {
     ..NONE
 };
 
+/// rustfmt and clippy.
+const LINTS: Needs = Needs {
+    rust_lints: true,
+    ..NONE
+};
+
+/// wasm-bindgen-test or the speed harness: wasm run in headless Chromium.
+const WASM_IN_BROWSER: Needs = Needs {
+    wasm_target: true,
+    wasm_bindgen: true,
+    browser: true,
+    ..NONE
+};
+
+/// Playwright on the built page.
+const PAGE_IN_BROWSER: Needs = Needs {
+    npm: true,
+    browser: true,
+    ..NONE
+};
+
 pub const STEPS: &[Step] = &[
     Step {
         name: "fmt",
         what: "formatting (cargo fmt --check)",
         slow: false,
         opt_in: false,
-        needs: Needs {
-            rust_lints: true,
-            ..NONE
-        },
+        needs: LINTS,
     },
     Step {
         name: "clippy",
         what: "lints, native, all targets",
         slow: false,
         opt_in: false,
-        needs: Needs {
-            rust_lints: true,
-            ..NONE
-        },
+        needs: LINTS,
     },
     Step {
         name: "clippy-wasm",
@@ -126,24 +141,14 @@ pub const STEPS: &[Step] = &[
         what: "browser tests (wasm-bindgen-test in headless Chromium)",
         slow: false,
         opt_in: false,
-        needs: Needs {
-            wasm_target: true,
-            wasm_bindgen: true,
-            browser: true,
-            ..NONE
-        },
+        needs: WASM_IN_BROWSER,
     },
     Step {
         name: "sim-speed",
         what: "the simulator's speed in the browser (optimised wasm, headless Chromium; prints figures)",
         slow: true,
         opt_in: false,
-        needs: Needs {
-            wasm_target: true,
-            wasm_bindgen: true,
-            browser: true,
-            ..NONE
-        },
+        needs: WASM_IN_BROWSER,
     },
     Step {
         name: "build",
@@ -157,22 +162,14 @@ pub const STEPS: &[Step] = &[
         what: "end-to-end tests (node --test, Playwright + Chromium, on dist/)",
         slow: true,
         opt_in: false,
-        needs: Needs {
-            npm: true,
-            browser: true,
-            ..NONE
-        },
+        needs: PAGE_IN_BROWSER,
     },
     Step {
         name: "soak",
         what: "the browser soak: 24 h of virtual time on 500 nodes with random actions, on dist/ (tests/e2e/soak; opt-in: --soak, ~30 min)",
         slow: true,
         opt_in: true,
-        needs: Needs {
-            npm: true,
-            browser: true,
-            ..NONE
-        },
+        needs: PAGE_IN_BROWSER,
     },
     Step {
         name: "fuzz",
@@ -685,13 +682,12 @@ fn fuzz_smoke(root: &Path) -> Result {
         .args(["--example", "replay", "--", "fuzz/corpus/scenario"])
         .current_dir(root);
     run(&mut replay)?;
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
+    if !failed.is_empty() {
+        return Err(format!(
             "fuzz target(s) {} crashed; the inputs are under {}",
             failed.join(", "),
             scratch.join("artifacts").display()
-        ))
+        ));
     }
+    Ok(())
 }

@@ -60,17 +60,16 @@ pub fn run(cmd: &mut Command) -> Result {
 /// Runs a command quietly and returns its trimmed stdout and stderr together, or `None` when the
 /// program is missing or exits non-zero. Used to ask tools for their version.
 pub fn capture(program: &str, args: &[&str]) -> Option<String> {
-    let output = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .ok()?;
-    if !output.status.success() {
-        return None;
-    }
+    let output = succeeded(Command::new(program).args(args))?;
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&output.stderr));
     Some(text.trim().to_string())
+}
+
+/// The output of a command run with no input, if it ran and exited with status 0.
+fn succeeded(command: &mut Command) -> Option<std::process::Output> {
+    let output = command.stdin(Stdio::null()).output().ok()?;
+    output.status.success().then_some(output)
 }
 
 /// `12.3 s` or `4 min 05 s`.
@@ -96,15 +95,7 @@ pub fn target_dir(root: &Path) -> PathBuf {
 /// reports them to an unprivileged user; `None` when `df` is missing or says something else.
 pub fn free_bytes(path: &Path) -> Option<u64> {
     let existing = path.ancestors().find(|p| p.exists())?;
-    let out = Command::new("df")
-        .arg("-Pk")
-        .arg(existing)
-        .stdin(Stdio::null())
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
-    }
+    let out = succeeded(Command::new("df").arg("-Pk").arg(existing))?;
     parse_df_available(&String::from_utf8_lossy(&out.stdout))
 }
 
