@@ -170,7 +170,7 @@ pub(crate) fn ComparePage(opts: persist::PageOptions) -> impl IntoView {
                             .view()
                             .daemon_sets
                             .first()
-                            .map(|c| chart::label(&c.namespace, &c.name))
+                            .map(|c| chart::label(&c.counts.namespace, &c.counts.name))
                             .unwrap_or_default(),
                     };
                     (summary, ds)

@@ -15,18 +15,19 @@ const STATUS_NOTE: &str = "The DaemonSet's status as the controller last wrote i
 pub(crate) fn CountersTable(#[prop(optional)] in_lane: bool) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let row = |c: &Counters| {
+        let n = &c.counts;
         view! {
-            <tr data-ds=c.name.clone()>
-                <td class="name">{c.name.clone()}</td>
-                <td data-col="desired">{c.desired}</td>
-                <td data-col="current">{c.current}</td>
-                <td data-col="ready">{c.ready}</td>
-                <td data-col="up-to-date">{c.up_to_date}</td>
-                <td data-col="available">{c.available}</td>
+            <tr data-ds=n.name.clone()>
+                <td class="name">{n.name.clone()}</td>
+                <td data-col="desired">{n.desired}</td>
+                <td data-col="current">{n.current}</td>
+                <td data-col="ready">{n.ready}</td>
+                <td data-col="up-to-date">{n.up_to_date}</td>
+                <td data-col="available">{n.available}</td>
                 <td data-col="node-selector">{c.node_selector.clone()}</td>
                 <td data-col="age">{c.age.clone()}</td>
                 <td data-col="misscheduled" class="extra">{c.misscheduled}</td>
-                <td data-col="unavailable" class="extra">{c.unavailable}</td>
+                <td data-col="unavailable" class="extra">{n.unavailable}</td>
             </tr>
         }
     };
@@ -67,7 +68,7 @@ pub(crate) fn spoken_summary(t: f64, daemon_sets: &[Counters], at_rest: bool) ->
     if daemon_sets.is_empty() {
         words.push_str(" No DaemonSet.");
     }
-    for c in daemon_sets {
+    for c in daemon_sets.iter().map(|c| &c.counts) {
         words.push_str(&format!(
             " {}: {} desired, {} current, {} ready, {} up to date, {} available.",
             c.name, c.desired, c.current, c.ready, c.up_to_date, c.available
@@ -85,15 +86,17 @@ mod tests {
 
     fn ds(name: &str, n: [i32; 5]) -> Counters {
         Counters {
-            namespace: "default".into(),
-            name: name.into(),
-            desired: n[0],
-            current: n[1],
-            ready: n[2],
-            up_to_date: n[3],
-            available: n[4],
+            counts: scenario::SampleCounts {
+                namespace: "default".into(),
+                name: name.into(),
+                desired: n[0],
+                current: n[1],
+                ready: n[2],
+                up_to_date: n[3],
+                available: n[4],
+                unavailable: n[0] - n[4],
+            },
             misscheduled: 0,
-            unavailable: n[0] - n[4],
             node_selector: "<none>".into(),
             age: "5s".into(),
             current_hash: "abc".into(),

@@ -70,25 +70,19 @@ fn post(message: &Object) {
 
 /// `{type:'dsplay:step', lesson, step, of}`: a lesson opened step `step` (1-based) of `of`.
 pub fn lesson_step_message(lesson: &str, step: u32, of: u32) -> Object {
-    message(
-        "dsplay:step",
-        &[
-            ("lesson", lesson.into()),
-            ("step", step.into()),
-            ("of", of.into()),
-        ],
-    )
+    lesson_message("dsplay:step", lesson, step, ("of", of.into()))
 }
 
 /// `{type:'dsplay:check', lesson, step, holds}`: a task's live check is now `holds`.
 pub fn lesson_check_message(lesson: &str, step: u32, holds: bool) -> Object {
+    lesson_message("dsplay:check", lesson, step, ("holds", holds.into()))
+}
+
+/// A lesson's message: `{type, lesson, step}` and one field more.
+fn lesson_message(kind: &str, lesson: &str, step: u32, last: (&str, JsValue)) -> Object {
     message(
-        "dsplay:check",
-        &[
-            ("lesson", lesson.into()),
-            ("step", step.into()),
-            ("holds", holds.into()),
-        ],
+        kind,
+        &[("lesson", lesson.into()), ("step", step.into()), last],
     )
 }
 
@@ -109,7 +103,7 @@ fn post_state(ctx: Ctx) {
         return;
     };
     let Some(counters) = ctx.vm.try_with_untracked(|v| {
-        let ds = &v.daemon_sets;
+        let ds: Vec<_> = v.daemon_sets.iter().map(|c| &c.counts).collect();
         ds.iter()
             .map(|c| {
                 // By name; `namespace/name` only where two namespaces use the same name.

@@ -200,6 +200,16 @@ fn AddTaintOrLabel(node: String) -> impl IntoView {
     let taint = RwSignal::new(String::new());
     let label = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
+    // An edit (or why the typed text makes none): the field empties once it is made.
+    let apply = move |edit: Result<Edit, String>, field: RwSignal<String>| match edit
+        .and_then(|e| ctx.edit(&e))
+    {
+        Ok(()) => {
+            field.set(String::new());
+            error.set(None);
+        }
+        Err(e) => error.set(Some(e)),
+    };
     let n1 = node.clone();
     let n2 = node;
     view! {
@@ -207,11 +217,7 @@ fn AddTaintOrLabel(node: String) -> impl IntoView {
             ev.prevent_default();
             let t = taint.get();
             if t.trim().is_empty() { return; }
-            let edit = Edit::Taint { node: n1.clone(), taint: t.trim().to_string(), remove: false };
-            match ctx.edit(&edit) {
-                Ok(()) => { taint.set(String::new()); error.set(None); }
-                Err(e) => error.set(Some(e)),
-            }
+            apply(Ok(Edit::Taint { node: n1.clone(), taint: t.trim().to_string(), remove: false }), taint);
         }>
             <input aria-label="Taint" placeholder="key=value:NoExecute" prop:value=move || taint.get()
                 on:input=move |ev| taint.set(event_target_value(&ev))/>
@@ -221,15 +227,11 @@ fn AddTaintOrLabel(node: String) -> impl IntoView {
             ev.prevent_default();
             let l = label.get();
             if l.trim().is_empty() { return; }
-            let Some((key, value)) = l.trim().split_once('=') else {
-                error.set(Some(format!("label {:?} has no '='\n  hint: write key=value, e.g. disk=ssd", l.trim())));
-                return;
+            let edit = match l.trim().split_once('=') {
+                Some((key, value)) => Ok(Edit::Label { node: n2.clone(), key: key.to_string(), value: Some(value.to_string()) }),
+                None => Err(format!("label {:?} has no '='\n  hint: write key=value, e.g. disk=ssd", l.trim())),
             };
-            let edit = Edit::Label { node: n2.clone(), key: key.to_string(), value: Some(value.to_string()) };
-            match ctx.edit(&edit) {
-                Ok(()) => { label.set(String::new()); error.set(None); }
-                Err(e) => error.set(Some(e)),
-            }
+            apply(edit, label);
         }>
             <input aria-label="Label" placeholder="disk=ssd" prop:value=move || label.get()
                 on:input=move |ev| label.set(event_target_value(&ev))/>

@@ -44,6 +44,22 @@ pub(crate) fn download_scenario(sc: &scenario::Scenario) -> Result<(), String> {
     download(&name, &scenario::write::to_yaml(sc), "application/yaml")
 }
 
+/// The file just picked in an `<input type=file>` ([`read_file`]); the input is emptied, so
+/// picking the same file again (after editing it) reads it again.
+fn read_picked_file(ev: &web_sys::Event, then: impl FnOnce(String, String) + 'static) {
+    let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
+    if let Some(f) = input
+        .as_ref()
+        .and_then(|i| i.files())
+        .and_then(|f| f.get(0))
+    {
+        read_file(f, then);
+    }
+    if let Some(i) = input {
+        i.set_value("");
+    }
+}
+
 /// Reads a file the user picked or dropped, then hands its text to `then`.
 fn read_file(file: web_sys::File, then: impl FnOnce(String, String) + 'static) {
     let name = file.name();
@@ -171,13 +187,7 @@ pub(crate) fn Tools(
             <button on:click=download_yaml>"Download YAML"</button>
             <label class="button">"Open file…"
                 <input type="file" accept=".yaml,.yml,.json" class="visually-hidden" aria-label="Open a scenario file"
-                    on:change=move |ev| {
-                        let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
-                        if let Some(f) = input.as_ref().and_then(|i| i.files()).and_then(|f| f.get(0)) {
-                            read_file(f, open_text);
-                        }
-                        if let Some(i) = input { i.set_value(""); }
-                    }/>
+                    on:change=move |ev| read_picked_file(&ev, open_text)/>
             </label>
             <button id=Tool::Import.button_id() aria-expanded=move || (tool.get() == Some(Tool::Import)).to_string()
                 on:click=move |_| toggle(Tool::Import)>"Import nodes"</button>
@@ -361,12 +371,7 @@ fn ImportDialog(restart: RwSignal<Start, LocalStorage>) -> impl IntoView {
                 <button class="primary" on:click=move |_| run("pasted nodes".into(), text.get_untracked())>"Import"</button>
                 <label class="button">"…or open a file"
                     <input type="file" accept=".yaml,.yml,.json" class="visually-hidden" aria-label="Open a nodes file"
-                        on:change=move |ev| {
-                            let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
-                            if let Some(f) = input.as_ref().and_then(|i| i.files()).and_then(|f| f.get(0)) {
-                                read_file(f, run);
-                            }
-                        }/>
+                        on:change=move |ev| read_picked_file(&ev, run)/>
                 </label>
             </div>
             {move || result.get().map(|(ok, m)| view! {

@@ -276,15 +276,9 @@ pub struct NodeCard {
 /// The counters of one DaemonSet, as `kubectl get ds` prints them, plus two more.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Counters {
-    pub namespace: String,
-    pub name: String,
-    pub desired: i32,
-    pub current: i32,
-    pub ready: i32,
-    pub up_to_date: i32,
-    pub available: i32,
+    /// Those the chart plots too.
+    pub counts: crate::SampleCounts,
     pub misscheduled: i32,
-    pub unavailable: i32,
     pub node_selector: String,
     /// The AGE column, as kubectl prints it.
     pub age: String,
@@ -638,17 +632,9 @@ pub fn cluster_view(c: &Cluster) -> ClusterView {
         .zip(hashes)
         .map(|(d, (_, hash))| {
             // The chart's counters, plus what only the table shows.
-            let n = crate::SampleCounts::of(d);
             Counters {
-                namespace: n.namespace,
-                name: n.name,
-                desired: n.desired,
-                current: n.current,
-                ready: n.ready,
-                up_to_date: n.up_to_date,
-                available: n.available,
+                counts: crate::SampleCounts::of(d),
                 misscheduled: d.status.as_ref().map_or(0, |s| s.number_misscheduled),
-                unavailable: n.unavailable,
                 node_selector: d
                     .spec
                     .template

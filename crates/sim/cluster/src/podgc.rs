@@ -174,11 +174,11 @@ impl PodGc {
             }
         }
         s.after(period(s.timing.pod_gc_period), Ev::PodGcTick);
-        if deleted.is_empty() {
-            "pod GC: nothing to collect".to_string()
-        } else {
-            format!("pod GC: force-deleted {}", deleted.join(", "))
-        }
+        let did = match deleted.as_slice() {
+            [] => "nothing to collect".to_string(),
+            names => format!("force-deleted {}", names.join(", ")),
+        };
+        format!("pod GC: {did}")
     }
 
     /// When pod GC first saw `node` missing, and when it will force-delete the pods still bound
