@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use scenario::edit::Edit;
 use scenario::view::{NodeCard as NodeModel, PodChip};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// `read_only`: no "Add nodes" (the compare view's variants must keep the same nodes), and no
 /// landmark name of its own (the variant's section names it).
@@ -484,7 +485,8 @@ fn tile(n: &NodeModel) -> Tile {
 
 /// Compact mode: one square per node, coloured by its daemon pod. One memo for all tiles, and
 /// tiles keyed by their whole look, so a frame re-renders only the tiles that changed (smooth at
-/// thousands of nodes).
+/// thousands of nodes). Shared (`Arc`): the list and its keys are handed out every frame, and
+/// 5,000 tiles' strings copied twice a frame cost more than drawing them.
 #[component]
 fn Tiles(
     tab_stop: Memo<Option<String>>,
@@ -492,17 +494,21 @@ fn Tiles(
 ) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let tiles = Memo::new(move |_| {
-        ctx.vm
-            .with(|v| v.nodes.iter().map(tile).collect::<Vec<_>>())
+        ctx.vm.with(|v| {
+            v.nodes
+                .iter()
+                .map(|n| Arc::new(tile(n)))
+                .collect::<Vec<_>>()
+        })
     });
     view! {
         <ul class="tiles" aria-label="nodes (compact)"
             on:keydown=move |ev| crate::keyboard::grid_keys(&ev) on:focusin=grid_focus>
             <For each=move || tiles.get() key=|t| t.clone() let:t>
                 <li>
-                    <button class=t.class data-node=t.name.clone() title=t.title.clone()
+                    <button class=t.class.clone() data-node=t.name.clone() title=t.title.clone()
                         data-item=t.name.clone() tabindex=roving_tabindex(tab_stop, t.name.clone())
-                        aria-label=t.title on:click=move |_| select(ctx, &t.name)></button>
+                        aria-label=t.title.clone() on:click=move |_| select(ctx, &t.name)></button>
                 </li>
             </For>
         </ul>
