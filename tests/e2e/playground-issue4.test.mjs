@@ -236,6 +236,7 @@ const MOMENTS = {
   'node-too-small': 15,
   'orphan-delete-and-readoption': 6, // the DaemonSet deleted, its pods orphans
   'cluster-500-nodes': 40,
+  'cluster-5000-nodes': 40, // the rollout's waves of 500
 };
 
 /** Plays past `t`, then scrubs back to exactly `t` (the scrubber's range is what was played). */

@@ -593,7 +593,7 @@ mod tests {
         assert!(bad.problems[0].ends_with("hint: write one of 0.25, 0.5, 1, 2, 4, 8, 16, 32 or 64"));
         assert!(
             bad.problems[1].contains("f1-one-pod-per-node, ")
-                && bad.problems[1].ends_with(" or cluster-500-nodes")
+                && bad.problems[1].ends_with(", cluster-500-nodes or cluster-5000-nodes")
         );
         assert!(bad.problems[2].ends_with("explain, yaml, terminal, events, chart or script"));
         assert!(parse_options("?utm_source=docs&embed=1", "")

@@ -50,13 +50,38 @@ fn scenario_files() -> Vec<String> {
     files
 }
 
+/// The 5,000-node preset is pinned at 500 nodes: the same scenario and code paths, 10 s of the
+/// unoptimised binary instead of 4 min. It plays at full size in the e2e tests and its own
+/// expectations (`dsplay test presets` in release builds).
+const SCALED: (&str, &str, &str) = ("presets/cluster-5000-nodes.yaml", "5000", "500");
+
+/// Where a scenario file is run from: the repository, or for [`SCALED`] a copy under
+/// `scratch` at the same relative path, its node count and expectations scaled.
+fn run_from(file: &str, scratch: &Path) -> PathBuf {
+    let (name, from, to) = SCALED;
+    if file != name {
+        return root();
+    }
+    let text = std::fs::read_to_string(root().join(file)).expect("read the preset");
+    let scaled = text
+        .replace(&format!("count: {from},"), &format!("count: {to},"))
+        .replace(&format!("equals: \"{from}\""), &format!("equals: \"{to}\""))
+        .replace(&[from; 5].join("/"), &[to; 5].join("/"));
+    assert_ne!(scaled, text, "{file}: nothing to scale");
+    let dir = scratch.join("scaled");
+    let copy = dir.join(file);
+    std::fs::create_dir_all(copy.parent().expect("a folder")).expect("scaled dir");
+    std::fs::write(&copy, scaled).expect("write the scaled copy");
+    dir
+}
+
 /// The two digests of one file's run: `(transcript, trace)`.
 fn run(file: &str, scratch: &Path) -> (String, String) {
     let trace = scratch.join(file.replace('/', "_") + ".jsonl");
     let out = Command::new(env!("CARGO_BIN_EXE_dsplay"))
         .args(["run", file, "--until-settled", "--trace"])
         .arg(&trace)
-        .current_dir(root())
+        .current_dir(run_from(file, scratch))
         .output()
         .expect("run dsplay");
     assert!(

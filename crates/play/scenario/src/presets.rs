@@ -42,6 +42,7 @@ pub const ALL: &[Preset] = library!["presets":
     "node-too-small",
     "orphan-delete-and-readoption",
     "cluster-500-nodes",
+    "cluster-5000-nodes",
 ];
 
 /// The preset the playground opens with.

@@ -57,6 +57,7 @@ fn the_library_holds_the_issue_list_with_the_default_first() {
         "node-too-small",
         "orphan-delete-and-readoption",
         "cluster-500-nodes",
+        "cluster-5000-nodes",
     ] {
         assert!(ids.contains(&want), "missing preset {want}");
         assert_eq!(scenario::presets::get(want).map(|p| p.id), Some(want));
