@@ -140,13 +140,12 @@ fn node_arg(args: &[String], verb: &str) -> Result<(String, Vec<String>), Fail> 
     Ok((first.clone(), args[1..].to_vec()))
 }
 
-/// What `key=value` and `key-` arguments ask for: keys to set (with their values) and keys to
-/// remove, each in order.
-type SetsAndRemovals = (Vec<(String, String)>, Vec<String>);
-
 /// `key=value` arguments to set and `key-` ones to remove (`kubectl label`'s and `kubectl set
-/// env`'s); `bad` says what is wrong with any other.
-fn sets_and_removals(args: &[String], bad: impl Fn(&str) -> Fail) -> Result<SetsAndRemovals, Fail> {
+/// env`'s), in order; `bad` says what is wrong with any other.
+fn sets_and_removals(
+    args: &[String],
+    bad: impl Fn(&str) -> Fail,
+) -> Result<(Vec<(String, String)>, Vec<String>), Fail> {
     let mut set = Vec::new();
     let mut remove = Vec::new();
     for a in args {
