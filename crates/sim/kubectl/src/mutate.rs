@@ -140,26 +140,6 @@ fn node_arg(args: &[String], verb: &str) -> Result<(String, Vec<String>), Fail> 
     Ok((first.clone(), args[1..].to_vec()))
 }
 
-/// `key=value` arguments to set and `key-` ones to remove (`kubectl label`'s and `kubectl set
-/// env`'s), in order; `bad` says what is wrong with any other.
-fn sets_and_removals(
-    args: &[String],
-    bad: impl Fn(&str) -> Fail,
-) -> Result<(Vec<(String, String)>, Vec<String>), Fail> {
-    let mut set = Vec::new();
-    let mut remove = Vec::new();
-    for a in args {
-        if let Some((k, v)) = a.split_once('=') {
-            set.push((k.to_string(), v.to_string()));
-        } else if let Some(k) = a.strip_suffix('-') {
-            remove.push(k.to_string());
-        } else {
-            return Err(bad(a));
-        }
-    }
-    Ok((set, remove))
-}
-
 fn find_node(api: &dyn Api, name: &str) -> Result<Node, Fail> {
     object::get_node(api, name).ok_or_else(|| ApiError::not_found("nodes", name).into())
 }
@@ -174,10 +154,18 @@ pub(crate) fn label(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult, F
             )),
         );
     }
-    let (add, remove) = sets_and_removals(&rest, |a| {
-        Fail::new(format!("error: invalid label spec: {a}"))
-            .hint("labels are `key=value` to set or `key-` to remove")
-    })?;
+    let mut add: Vec<(String, String)> = Vec::new();
+    let mut remove: Vec<String> = Vec::new();
+    for a in &rest {
+        if let Some((k, v)) = a.split_once('=') {
+            add.push((k.to_string(), v.to_string()));
+        } else if let Some(k) = a.strip_suffix('-') {
+            remove.push(k.to_string());
+        } else {
+            return Err(Fail::new(format!("error: invalid label spec: {a}"))
+                .hint("labels are `key=value` to set or `key-` to remove"));
+        }
+    }
     let overwrite = cmd.is_set("overwrite");
     let ns = cmd.namespace().to_string();
     let mut out = CommandResult::default();
@@ -588,10 +576,18 @@ pub(crate) fn set_env(api: &mut dyn Api, cmd: &Command) -> Result<CommandResult,
     }
     let name = ds.metadata.name.clone().unwrap_or_default();
     let selector = cmd.flag("container").unwrap_or("*").to_string();
-    let (set, unset) = sets_and_removals(&rest, |a| {
-        Fail::new(format!("error: environment variables must be of the form key=value and can only contain letters, numbers, and underscores: {a}"))
-            .hint("write KEY=VALUE, or KEY- to remove")
-    })?;
+    let mut set: Vec<(String, String)> = Vec::new();
+    let mut unset: Vec<String> = Vec::new();
+    for a in &rest {
+        if let Some((k, v)) = a.split_once('=') {
+            set.push((k.to_string(), v.to_string()));
+        } else if let Some(k) = a.strip_suffix('-') {
+            unset.push(k.to_string());
+        } else {
+            return Err(Fail::new(format!("error: environment variables must be of the form key=value and can only contain letters, numbers, and underscores: {a}"))
+                .hint("write KEY=VALUE, or KEY- to remove"));
+        }
+    }
     let before = codec::to_json(&ds.spec);
     let Some(pod_spec) = ds.spec.template.spec.as_mut() else {
         return Err(Fail::new("error: the DaemonSet has no pod template"));
