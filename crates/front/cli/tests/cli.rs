@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 const F1: &str = "presets/f1-one-pod-per-node.yaml";
 
 fn root() -> PathBuf {
@@ -126,11 +128,8 @@ fn test_on_the_presets_ends_with_all_passed() {
         std::fs::create_dir_all(&dir).expect("scratch presets");
         for entry in std::fs::read_dir(root().join("presets")).expect("list presets") {
             let path = entry.expect("entry").path();
-            let text = std::fs::read_to_string(&path).expect("read preset");
-            let text = text
-                .replace("count: 5000,", "count: 500,")
-                .replace("equals: \"5000\"", "equals: \"500\"")
-                .replace("5000/5000/5000/5000/5000", "500/500/500/500/500");
+            let text =
+                common::scaled_5000_to_500(&std::fs::read_to_string(&path).expect("read preset"));
             std::fs::write(dir.join(path.file_name().expect("a name")), text).expect("copy");
         }
         dsplay_in(dir.parent().expect("scratch"), &["test", "presets"])

@@ -17,6 +17,8 @@ use std::process::Command;
 
 use sha2::{Digest, Sha256};
 
+mod common;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
 }
@@ -50,23 +52,19 @@ fn scenario_files() -> Vec<String> {
     files
 }
 
-/// The 5,000-node preset is pinned at 500 nodes: the same scenario and code paths, 10 s of the
-/// unoptimised binary instead of 4 min. It plays at full size in the e2e tests and its own
-/// expectations (`dsplay test presets` in release builds).
-const SCALED: (&str, &str, &str) = ("presets/cluster-5000-nodes.yaml", "5000", "500");
+/// The 5,000-node preset is pinned at 500 nodes ([`common::scaled_5000_to_500`]). It plays
+/// at full size in the e2e tests and its own expectations (`dsplay test presets` in release
+/// builds).
+const SCALED: &str = "presets/cluster-5000-nodes.yaml";
 
-/// Where a scenario file is run from: the repository, or for [`SCALED`] a copy under
-/// `scratch` at the same relative path, its node count and expectations scaled.
+/// Where a scenario file is run from: the repository, or for [`SCALED`] a scaled copy under
+/// `scratch` at the same relative path.
 fn run_from(file: &str, scratch: &Path) -> PathBuf {
-    let (name, from, to) = SCALED;
-    if file != name {
+    if file != SCALED {
         return root();
     }
     let text = std::fs::read_to_string(root().join(file)).expect("read the preset");
-    let scaled = text
-        .replace(&format!("count: {from},"), &format!("count: {to},"))
-        .replace(&format!("equals: \"{from}\""), &format!("equals: \"{to}\""))
-        .replace(&[from; 5].join("/"), &[to; 5].join("/"));
+    let scaled = common::scaled_5000_to_500(&text);
     assert_ne!(scaled, text, "{file}: nothing to scale");
     let dir = scratch.join("scaled");
     let copy = dir.join(file);
