@@ -376,14 +376,14 @@ pub(crate) fn from_root(ctx: &Ctx, root: &Value) -> Result<Scenario, ScenarioErr
         root,
         "timing",
         check_timing,
-        "`timing: {watch_delay: 0.05}`",
+        "e.g. `timing: {watch_delay: 0.05}`",
     )?;
     let images = optional_map(
         ctx,
         root,
         "images",
         check_images,
-        "`images: {\"agent:2\": {missing: true}}`",
+        "e.g. `images: {\"agent:2\": {missing: true}}`",
     )?;
     let nodes = parse_nodes(ctx, root.get("nodes"))?;
     let files = parse_files(ctx, root.get("files"))?;
@@ -428,7 +428,7 @@ fn optional_map(
     root: &Map<String, Value>,
     key: &str,
     check: fn(&Ctx, &Map<String, Value>) -> Result<(), ScenarioError>,
-    example: &str,
+    hint: &str,
 ) -> Result<Map<String, Value>, ScenarioError> {
     match root.get(key) {
         None | Some(Value::Null) => Ok(Map::new()),
@@ -436,7 +436,7 @@ fn optional_map(
         Some(other) => Err(ctx.err(
             key,
             format!("{key} must be a map, found {}", json_kind(other)),
-            Some(&format!("e.g. {example}")),
+            Some(hint),
         )),
     }
 }
