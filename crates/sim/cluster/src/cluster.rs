@@ -135,7 +135,7 @@ pub struct Cluster {
     taints: TaintEviction,
     podgc: PodGc,
     gc: GarbageCollector,
-    /// The controller forgets its across-sync caches before each sync (see
+    /// The controllers forget their caches before each sync and pass (see
     /// [`Cluster::set_controller_caches`]).
     cold_controller: bool,
 }
@@ -627,9 +627,12 @@ impl Cluster {
     // ----- time -----
 
     /// With `false`, the controller starts every sync without the caches it keeps across
-    /// syncs (slower, same behaviour: the caches decide nothing). For differential tests.
+    /// syncs, and the node lifecycle controller every monitor pass without what it read off
+    /// node objects in the last (slower, same behaviour: the caches decide nothing). For
+    /// differential tests.
     pub fn set_controller_caches(&mut self, on: bool) {
         self.cold_controller = !on;
+        self.lifecycle.set_memo(on);
     }
 
     /// Processes the next event; None when nothing is scheduled at all.

@@ -55,6 +55,31 @@ struct Lease {
     probe_reset: Option<Timestamp>,
 }
 
+impl Lease {
+    /// The last renewal at or before `now`.
+    fn last_renew(&self, now: Timestamp, period: f64) -> Timestamp {
+        let end = if self.running {
+            now
+        } else {
+            self.stopped_at.unwrap_or(now)
+        };
+        let elapsed = seconds_between(end, self.anchor).max(0.0);
+        let k = if period > 0.0 {
+            (elapsed / period).floor()
+        } else {
+            0.0
+        };
+        plus(self.anchor, k * period)
+    }
+
+    /// The controller's last probe of the node at or before `now`: its last renewal, or a
+    /// later probe reset.
+    fn last_probe(&self, now: Timestamp, period: f64) -> Timestamp {
+        let renewed = self.last_renew(now, period);
+        self.probe_reset.map_or(renewed, |r| r.max(renewed))
+    }
+}
+
 /// `ZoneState`: what `ComputeZoneState` says of a zone's nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ZoneState {
@@ -223,6 +248,64 @@ pub(crate) struct NodeLifecycle {
     tainters: BTreeMap<String, RateLimitedTimedQueue>,
     /// When the next `doNoExecuteTaintingPass` is scheduled (None: none is).
     tainting_pass_at: Option<Timestamp>,
+    /// What the last monitor pass read off each node object (shared by checkpoints).
+    #[cfg(not(target_arch = "wasm32"))]
+    memo: Arc<NodeMemo>,
+    /// `memo` is not used: see [`NodeLifecycle::set_memo`].
+    memo_off: bool,
+}
+
+/// Whether `monitor` keeps what it read off node objects between passes (`NodeMemo`). Native
+/// builds only: the page
+/// is at its size budget, and these save time at thousands of nodes, which the page's
+/// renderer does not reach yet; there every pass reads every node, as with the memo off.
+const MEMO: bool = cfg!(not(target_arch = "wasm32"));
+
+/// What `monitor` reads off node objects, per node of its last pass in the store's order, kept
+/// while a node object is the same (the store replaces a node object whenever it changes). It
+/// decides nothing: it spares reading labels, conditions and taints by key every 5 s for every
+/// node, which at thousands of nodes cost more than the rest of a pass.
+#[derive(Debug, Clone, Default)]
+struct NodeMemo {
+    nodes: Vec<Arc<Node>>,
+    /// Per node: its zone key (`zone_key`).
+    zones: Vec<String>,
+    /// Per node: left out of its zone's counts (`LABEL_EXCLUDE_DISRUPTION`).
+    excluded: Vec<bool>,
+    /// Per node: its Ready condition is True and it has neither NoExecute condition taint,
+    /// so a pass has nothing to do for it but count it as Ready in its zone, unless its Lease
+    /// went stale or it is queued for tainting. (Never set without `MEMO`.)
+    quiet: Vec<bool>,
+}
+
+impl NodeMemo {
+    /// Reads `nodes`, taking what still holds from `last`.
+    fn new(nodes: Vec<Arc<Node>>, last: &NodeMemo) -> Self {
+        let same_list = MEMO && last.nodes.len() == nodes.len();
+        let mut memo = NodeMemo::default();
+        for (i, n) in nodes.iter().enumerate() {
+            if same_list && Arc::ptr_eq(&last.nodes[i], n) {
+                memo.zones.push(last.zones[i].clone());
+                memo.excluded.push(last.excluded[i]);
+                memo.quiet.push(last.quiet[i]);
+                continue;
+            }
+            memo.zones.push(zone_key(n));
+            memo.excluded.push(
+                n.metadata
+                    .labels
+                    .as_ref()
+                    .is_some_and(|l| l.contains_key(LABEL_EXCLUDE_DISRUPTION)),
+            );
+            memo.quiet.push(
+                MEMO && condition(n, "Ready") == Some("True")
+                    && !has_taint(n, taints::NOT_READY, "NoExecute")
+                    && !has_taint(n, taints::UNREACHABLE, "NoExecute"),
+            );
+        }
+        memo.nodes = nodes;
+        memo
+    }
 }
 
 /// `GetZoneKey` (component-helpers `node/topology`): the node's region and zone labels (the
@@ -475,6 +558,32 @@ fn record_node_event(store: &mut Store, name: &str, uid: &str, reason: &str, eve
 }
 
 impl NodeLifecycle {
+    /// This pass's `NodeMemo`, kept for the next.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn read_nodes(&mut self, nodes: Vec<Arc<Node>>) -> Arc<NodeMemo> {
+        let memo = Arc::new(NodeMemo::new(nodes, &self.memo));
+        if !self.memo_off {
+            self.memo = memo.clone();
+        }
+        memo
+    }
+
+    /// This pass's `NodeMemo`, read afresh (see `MEMO`).
+    #[cfg(target_arch = "wasm32")]
+    fn read_nodes(&mut self, nodes: Vec<Arc<Node>>) -> NodeMemo {
+        NodeMemo::new(nodes, &NodeMemo::default())
+    }
+
+    /// With `false`, every monitor pass reads every node afresh and takes the whole way for
+    /// each, as upstream's does (`NodeMemo` off): the same behaviour, for differential tests.
+    pub(crate) fn set_memo(&mut self, on: bool) {
+        self.memo_off = !on;
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.memo = Arc::default();
+        }
+    }
+
     /// A kubelet started (or restarted) renewing its Lease.
     pub(crate) fn lease_start(&mut self, node: &str, now: Timestamp) {
         let created = self.leases.get(node).map_or(now, |l| l.created);
@@ -545,27 +654,7 @@ impl NodeLifecycle {
 
     /// The last Lease renewal at or before `now`.
     fn last_renew(&self, node: &str, now: Timestamp, period: f64) -> Option<Timestamp> {
-        let l = self.leases.get(node)?;
-        let end = if l.running {
-            now
-        } else {
-            l.stopped_at.unwrap_or(now)
-        };
-        let elapsed = seconds_between(end, l.anchor).max(0.0);
-        let k = if period > 0.0 {
-            (elapsed / period).floor()
-        } else {
-            0.0
-        };
-        Some(plus(l.anchor, k * period))
-    }
-
-    /// The controller's last probe of the node at or before `now`: its last Lease renewal,
-    /// or a later probe reset.
-    fn last_probe(&self, node: &str, now: Timestamp, period: f64) -> Option<Timestamp> {
-        let renewed = self.last_renew(node, now, period)?;
-        let reset = self.leases.get(node)?.probe_reset;
-        Some(reset.map_or(renewed, |r| r.max(renewed)))
+        Some(self.leases.get(node)?.last_renew(now, period))
     }
 
     /// Each zone's state, by zone key (`GetZoneKey`: "" for nodes without zone labels).
@@ -691,18 +780,19 @@ impl NodeLifecycle {
     pub(crate) fn monitor(&mut self, store: &mut Store, s: &mut Sched) -> String {
         let now = s.now;
         let t = s.timing;
-        let nodes: Vec<Arc<Node>> = store.objects().all_nodes().cloned().collect();
-        let zone_keys: Vec<String> = nodes.iter().map(|n| zone_key(n)).collect();
+        let listed: Vec<Arc<Node>> = store.objects().all_nodes().cloned().collect();
+        let memo = self.read_nodes(listed);
+        let (nodes, zone_keys) = (&memo.nodes, &memo.zones);
         let mut notes = Vec::new();
 
         // classifyNodes
         let mut added = Vec::new();
-        for (i, n) in nodes.iter().enumerate() {
+        for (i, (n, zone)) in nodes.iter().zip(zone_keys).enumerate() {
             let name = n.metadata.name.as_deref().unwrap_or_default();
             if !self.known.contains_key(name) {
                 added.push(i);
             } else {
-                self.add_evictor_for_new_zone(&zone_keys[i], t);
+                self.add_evictor_for_new_zone(zone, t);
             }
         }
         let deleted: Vec<(String, String)> = if self.known.len() + added.len() != nodes.len() {
@@ -747,28 +837,38 @@ impl NodeLifecycle {
             self.known.remove(name);
         }
 
-        // tryUpdateNodeHealth and what follows it, per node.
+        // tryUpdateNodeHealth and what follows it, per node. A quiet node (see `NodeMemo`)
+        // whose Lease is fresh and that is not queued for tainting is only counted (with the
+        // memo off every node takes the whole way).
+        let none_queued = MEMO && self.tainters.values().all(|q| q.set.is_empty());
         let mut zones: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         let mut lost = Vec::new();
-        for (n, zone) in nodes.iter().zip(&zone_keys) {
+        for (i, (n, zone)) in nodes.iter().zip(zone_keys).enumerate() {
             let name = n.metadata.name.as_deref().unwrap_or_default();
+            let stale = self.leases.get(name).is_some_and(|l| {
+                seconds_between(now, l.last_probe(now, t.node_lease_period)) > t.node_monitor_grace
+            });
+            let queued = || {
+                !none_queued
+                    && self
+                        .tainters
+                        .get(zone)
+                        .is_some_and(|q| q.set.contains(name))
+            };
+            if MEMO && memo.quiet[i] && !self.memo_off && !stale && !queued() {
+                if !memo.excluded[i] {
+                    zones.entry(zone.as_str()).or_default().0 += 1;
+                }
+                continue;
+            }
             let observed = condition(n, "Ready");
-            let stale = observed != Some("Unknown")
-                && self
-                    .last_probe(name, now, t.node_lease_period)
-                    .is_some_and(|last| seconds_between(now, last) > t.node_monitor_grace);
-            let current = if stale {
+            let current = if observed != Some("Unknown") && stale {
                 let _ = store.update_node(name, |n| mark_unknown(n, now));
                 Some("Unknown")
             } else {
                 observed
             };
-            let excluded = n
-                .metadata
-                .labels
-                .as_ref()
-                .is_some_and(|l| l.contains_key(LABEL_EXCLUDE_DISRUPTION));
-            if !excluded {
+            if !memo.excluded[i] {
                 let counts = zones.entry(zone.as_str()).or_default();
                 if current == Some("True") {
                     counts.0 += 1;
@@ -790,7 +890,7 @@ impl NodeLifecycle {
         if !lost.is_empty() {
             notes.push(format!("{} stopped posting status", lost.join(", ")));
         }
-        if let Some(note) = self.handle_disruption(&zones, &nodes, &zone_keys, store, now, t) {
+        if let Some(note) = self.handle_disruption(&zones, nodes, zone_keys, store, now, t) {
             notes.push(note);
         }
         self.schedule_tainting_pass(s);

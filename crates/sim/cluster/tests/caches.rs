@@ -1,6 +1,7 @@
 //! The controller's across-sync caches (per-pod facts, node views, pod maps updated
-//! incrementally, per-node views) are caches only: a busy cluster traces byte for byte the same
-//! with them as with a controller that forgets them before every sync.
+//! incrementally, per-node views) and what the node lifecycle controller's monitor keeps of node
+//! objects between passes are caches only: a busy cluster traces byte for byte the same with
+//! them as with controllers that forget them before every sync and pass.
 
 mod support;
 
@@ -26,13 +27,22 @@ fn orphan(name: &str, ds: &str) -> Pod {
     }
 }
 
-/// Rollouts, a stopped and a removed node, a failed pod, an adopted orphan, a released pod,
-/// a taint, new nodes and a second DaemonSet, with or without the caches.
+/// Rollouts, stopped (one for good, one tainted and back) and removed nodes, a failed pod, an
+/// adopted orphan, a released pod, a taint, new nodes, zones and a relabelled node, and a
+/// second DaemonSet, with or without the caches.
 fn busy(seed: u64, caches: bool) -> Cluster {
     let mut c = kind_cluster(seed);
     c.set_controller_caches(caches);
+    // Two zones, nodes without one, and a node left out of the zone counts.
+    let labels: [&[(&str, &str)]; 4] = [
+        &[("topology.kubernetes.io/zone", "a")],
+        &[("topology.kubernetes.io/zone", "b")],
+        &[("node.kubernetes.io/exclude-disruption", "")],
+        &[],
+    ];
     for i in 0..6 {
-        c.add_node(node(&format!("extra{i}"), &[], vec![])).unwrap();
+        c.add_node(node(&format!("extra{i}"), labels[i % 4], vec![]))
+            .unwrap();
     }
     c.apply(Busybox::rolling("ru", 2).daemon_set()).unwrap();
     c.apply(Busybox::new("plain").daemon_set()).unwrap();
@@ -40,6 +50,8 @@ fn busy(seed: u64, caches: bool) -> Cluster {
     set_env(&mut c, "ru", "2");
     c.advance(secs(4.0));
     c.stop_node("worker3").unwrap();
+    // Stopped for good: its Lease goes stale, it is tainted and its pods evicted.
+    c.stop_node("extra1").unwrap();
     c.apply(orphan("stray", "ru")).unwrap();
     c.advance(secs(3.0));
     if let Some(p) = live_pod_on(&c, "extra2") {
@@ -58,6 +70,27 @@ fn busy(seed: u64, caches: bool) -> Cluster {
     set_env(&mut c, "ru", "3");
     c.advance(secs(20.0));
     c.start_node("worker3").unwrap();
+    // Zone b keeps only its stopped node (fully disrupted); a node of zone a goes away long
+    // enough to be tainted, then comes back Ready with the taint still on.
+    label_node(&mut c, "extra5", "topology.kubernetes.io/zone", Some("c"));
+    // A Ready node given the unreachable NoExecute taint by hand: the next pass takes it off.
+    let unreachable = taint("node.kubernetes.io/unreachable", "", "NoExecute");
+    set_taints(&mut c, "extra0", vec![unreachable]);
+    c.stop_node("extra4").unwrap();
+    c.advance(secs(90.0));
+    c.start_node("extra4").unwrap();
+    // Two nodes of a zone lost at once, back after about a minute (the tainter's queue and
+    // its token bucket).
+    c.stop_node("extra0").unwrap();
+    c.stop_node("extra4").unwrap();
+    c.advance(secs(57.0));
+    c.start_node("extra4").unwrap();
+    c.start_node("extra0").unwrap();
+    c.advance(secs(30.0));
+    // Lost again: queued and tainted anew.
+    c.stop_node("extra4").unwrap();
+    c.advance(secs(80.0));
+    c.start_node("extra4").unwrap();
     c.settle(secs(600.0));
     c
 }
