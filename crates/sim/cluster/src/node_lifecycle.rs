@@ -55,6 +55,11 @@ struct Lease {
     probe_reset: Option<Timestamp>,
 }
 
+/// The node's Lease is older than the grace period (`tryUpdateNodeHealth`).
+fn is_stale(lease: &Lease, now: Timestamp, t: &Timing) -> bool {
+    seconds_between(now, lease.last_probe(now, t.node_lease_period)) > t.node_monitor_grace
+}
+
 impl Lease {
     /// The last renewal at or before `now`.
     fn last_renew(&self, now: Timestamp, period: f64) -> Timestamp {
@@ -78,6 +83,24 @@ impl Lease {
         let renewed = self.last_renew(now, period);
         self.probe_reset.map_or(renewed, |r| r.max(renewed))
     }
+}
+
+/// Per name of `names` (strictly increasing), its entry of `map`: one walk beside the map's
+/// name order instead of a tree search per name (a dozen comparisons of names that share long
+/// prefixes, each a cache miss at thousands of nodes).
+#[cfg(not(target_arch = "wasm32"))]
+fn aligned<'m, V>(
+    map: &'m BTreeMap<String, V>,
+    names: impl Iterator<Item = &'m str>,
+) -> impl Iterator<Item = Option<&'m V>> {
+    let mut entries = map.iter().peekable();
+    let mut last: Option<&str> = None;
+    names.map(move |name| {
+        debug_assert!(last.is_none_or(|l| l < name), "names not in order");
+        last = Some(name);
+        while entries.next_if(|(k, _)| k.as_str() < name).is_some() {}
+        entries.next_if(|(k, _)| k.as_str() == name).map(|(_, v)| v)
+    })
 }
 
 /// `ZoneState`: what `ComputeZoneState` says of a zone's nodes.
@@ -568,6 +591,40 @@ impl NodeLifecycle {
         memo
     }
 
+    /// Per node of `memo` (in name order): whether `known` has it, and whether its Lease is
+    /// stale, found by walking `known` and `leases` beside the node list (see `MEMO`; none
+    /// with the memo off).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn known_and_stale(
+        &self,
+        memo: &NodeMemo,
+        now: Timestamp,
+        t: &Timing,
+    ) -> Option<Vec<(bool, bool)>> {
+        if self.memo_off {
+            return None;
+        }
+        let names = || {
+            memo.nodes
+                .iter()
+                .map(|n| n.metadata.name.as_deref().unwrap_or_default())
+        };
+        let leases = aligned(&self.leases, names());
+        let known = aligned(&self.known, names());
+        Some(
+            known
+                .zip(leases)
+                .map(|(k, l)| (k.is_some(), l.is_some_and(|l| is_stale(l, now, t))))
+                .collect(),
+        )
+    }
+
+    /// Without `MEMO`: none (each node is looked up by name).
+    #[cfg(target_arch = "wasm32")]
+    fn known_and_stale(&self, _: &NodeMemo, _: Timestamp, _: &Timing) -> Option<Vec<(bool, bool)>> {
+        None
+    }
+
     /// This pass's `NodeMemo`, read afresh (see `MEMO`).
     #[cfg(target_arch = "wasm32")]
     fn read_nodes(&mut self, nodes: Vec<Arc<Node>>) -> NodeMemo {
@@ -783,13 +840,20 @@ impl NodeLifecycle {
         let listed: Vec<Arc<Node>> = store.objects().all_nodes().cloned().collect();
         let memo = self.read_nodes(listed);
         let (nodes, zone_keys) = (&memo.nodes, &memo.zones);
+        // Read before anything below writes (nothing below changes a Lease; `known` changes
+        // after the loop that reads it).
+        let walked = self.known_and_stale(&memo, now, t);
         let mut notes = Vec::new();
 
         // classifyNodes
         let mut added = Vec::new();
         for (i, (n, zone)) in nodes.iter().zip(zone_keys).enumerate() {
             let name = n.metadata.name.as_deref().unwrap_or_default();
-            if !self.known.contains_key(name) {
+            let known = match &walked {
+                Some(w) => w[i].0,
+                None => self.known.contains_key(name),
+            };
+            if !known {
                 added.push(i);
             } else {
                 self.add_evictor_for_new_zone(zone, t);
@@ -845,9 +909,10 @@ impl NodeLifecycle {
         let mut lost = Vec::new();
         for (i, (n, zone)) in nodes.iter().zip(zone_keys).enumerate() {
             let name = n.metadata.name.as_deref().unwrap_or_default();
-            let stale = self.leases.get(name).is_some_and(|l| {
-                seconds_between(now, l.last_probe(now, t.node_lease_period)) > t.node_monitor_grace
-            });
+            let stale = match &walked {
+                Some(w) => w[i].1,
+                None => self.leases.get(name).is_some_and(|l| is_stale(l, now, t)),
+            };
             let queued = || {
                 !none_queued
                     && self
