@@ -43,7 +43,7 @@ const LABEL_EXCLUDE_DISRUPTION: &str = "node.kubernetes.io/exclude-disruption";
 
 /// A kubelet's Lease (coordination.k8s.io), renewed every `node_lease_period` while the
 /// kubelet runs. Renewals are implicit: the last one is computed, not stored.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Lease {
     running: bool,
     anchor: Timestamp,
@@ -276,6 +276,9 @@ pub(crate) struct NodeLifecycle {
     memo: Arc<NodeMemo>,
     /// `memo` is not used: see [`NodeLifecycle::set_memo`].
     memo_off: bool,
+    /// Counts the changes of `leases` (for `NativeMemo::leases`).
+    #[cfg(not(target_arch = "wasm32"))]
+    leases_version: u64,
 }
 
 /// Whether `monitor` keeps what it read off node objects between passes (`NodeMemo`). Native
@@ -284,11 +287,18 @@ pub(crate) struct NodeLifecycle {
 /// renderer does not reach yet; there every pass reads every node, as with the memo off.
 const MEMO: bool = cfg!(not(target_arch = "wasm32"));
 
+/// A pass's `NodeMemo` and, natively, each node's (known, stale) (`known_and_stale`).
+#[cfg(not(target_arch = "wasm32"))]
+type NodeReads = (Arc<NodeMemo>, Option<Vec<(bool, bool)>>);
+#[cfg(target_arch = "wasm32")]
+type NodeReads = (NodeMemo, Option<Vec<(bool, bool)>>);
+
 /// What `monitor` reads off node objects, per node of its last pass in the store's order, kept
 /// while a node object is the same (the store replaces a node object whenever it changes). It
 /// decides nothing: it spares reading labels, conditions and taints by key every 5 s for every
 /// node, which at thousands of nodes cost more than the rest of a pass.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Debug))]
 struct NodeMemo {
     nodes: Vec<Arc<Node>>,
     /// Per node: its zone key (`zone_key`).
@@ -299,6 +309,57 @@ struct NodeMemo {
     /// so a pass has nothing to do for it but count it as Ready in its zone, unless its Lease
     /// went stale or it is queued for tainting. (Never set without `MEMO`.)
     quiet: Vec<bool>,
+    /// Native builds only (`MEMO`).
+    #[cfg(not(target_arch = "wasm32"))]
+    native: NativeMemo,
+}
+
+/// The part of `NodeMemo` that only native builds keep.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone, Default)]
+struct NativeMemo {
+    /// The nodes have the names of the last pass's, in the same order (so `known` holds
+    /// exactly them: each pass makes it so).
+    same_names: bool,
+    /// Per node: its zone key's index in `zone_names` (the distinct zone keys).
+    zone_ix: Vec<usize>,
+    zone_names: Vec<String>,
+    /// Per node its Lease, as of `leases_version` (`NodeLifecycle::leases_version`).
+    leases: Vec<Option<Lease>>,
+    leases_version: u64,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl NativeMemo {
+    /// For `nodes` and their zone keys `zones`, taking what still holds from `last`.
+    fn new(nodes: &[Arc<Node>], zones: &[String], last: &NodeMemo) -> Self {
+        let same_list = last.nodes.len() == nodes.len();
+        let mut native = NativeMemo {
+            same_names: same_list,
+            zone_names: if same_list {
+                last.native.zone_names.clone()
+            } else {
+                Vec::new()
+            },
+            ..NativeMemo::default()
+        };
+        for (i, n) in nodes.iter().enumerate() {
+            if same_list && Arc::ptr_eq(&last.nodes[i], n) {
+                native.zone_ix.push(last.native.zone_ix[i]);
+                continue;
+            }
+            native.same_names &= same_list && last.nodes[i].metadata.name == n.metadata.name;
+            let ix = match native.zone_names.iter().position(|z| *z == zones[i]) {
+                Some(ix) => ix,
+                None => {
+                    native.zone_names.push(zones[i].clone());
+                    native.zone_names.len() - 1
+                }
+            };
+            native.zone_ix.push(ix);
+        }
+        native
+    }
 }
 
 impl NodeMemo {
@@ -326,8 +387,28 @@ impl NodeMemo {
                     && !has_taint(n, taints::UNREACHABLE, "NoExecute"),
             );
         }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            memo.native = NativeMemo::new(&nodes, &memo.zones, last);
+        }
         memo.nodes = nodes;
         memo
+    }
+
+    /// Per node: its zone's index in `zone_names` (natively).
+    fn zone_ix(&self, i: usize) -> usize {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.native.zone_ix[i];
+        #[cfg(target_arch = "wasm32")]
+        return i;
+    }
+
+    /// The distinct zone keys (natively; none in the page).
+    fn zone_names(&self) -> &[String] {
+        #[cfg(not(target_arch = "wasm32"))]
+        return &self.native.zone_names;
+        #[cfg(target_arch = "wasm32")]
+        return &[];
     }
 }
 
@@ -583,12 +664,14 @@ fn record_node_event(store: &mut Store, name: &str, uid: &str, reason: &str, eve
 impl NodeLifecycle {
     /// This pass's `NodeMemo`, kept for the next.
     #[cfg(not(target_arch = "wasm32"))]
-    fn read_nodes(&mut self, nodes: Vec<Arc<Node>>) -> Arc<NodeMemo> {
-        let memo = Arc::new(NodeMemo::new(nodes, &self.memo));
+    fn read_nodes(&mut self, nodes: Vec<Arc<Node>>, now: Timestamp, t: &Timing) -> NodeReads {
+        let mut memo = NodeMemo::new(nodes, &self.memo);
+        let walked = self.known_and_stale(&mut memo, now, t);
+        let memo = Arc::new(memo);
         if !self.memo_off {
             self.memo = memo.clone();
         }
-        memo
+        (memo, walked)
     }
 
     /// Per node of `memo` (in name order): whether `known` has it, and whether its Lease is
@@ -597,7 +680,7 @@ impl NodeLifecycle {
     #[cfg(not(target_arch = "wasm32"))]
     fn known_and_stale(
         &self,
-        memo: &NodeMemo,
+        memo: &mut NodeMemo,
         now: Timestamp,
         t: &Timing,
     ) -> Option<Vec<(bool, bool)>> {
@@ -609,26 +692,32 @@ impl NodeLifecycle {
                 .iter()
                 .map(|n| n.metadata.name.as_deref().unwrap_or_default())
         };
-        let leases = aligned(&self.leases, names());
-        let known = aligned(&self.known, names());
-        Some(
-            known
-                .zip(leases)
-                .map(|(k, l)| (k.is_some(), l.is_some_and(|l| is_stale(l, now, t))))
-                .collect(),
-        )
-    }
-
-    /// Without `MEMO`: none (each node is looked up by name).
-    #[cfg(target_arch = "wasm32")]
-    fn known_and_stale(&self, _: &NodeMemo, _: Timestamp, _: &Timing) -> Option<Vec<(bool, bool)>> {
-        None
+        let same_names = memo.native.same_names;
+        let reuse = same_names && self.memo.native.leases_version == self.leases_version;
+        let leases = if reuse {
+            self.memo.native.leases.clone()
+        } else {
+            aligned(&self.leases, names()).map(|l| l.copied()).collect()
+        };
+        let known: Vec<bool> = if same_names {
+            vec![true; memo.nodes.len()]
+        } else {
+            aligned(&self.known, names()).map(|k| k.is_some()).collect()
+        };
+        let walked = known
+            .into_iter()
+            .zip(&leases)
+            .map(|(k, l)| (k, l.as_ref().is_some_and(|l| is_stale(l, now, t))))
+            .collect();
+        memo.native.leases = leases;
+        memo.native.leases_version = self.leases_version;
+        Some(walked)
     }
 
     /// This pass's `NodeMemo`, read afresh (see `MEMO`).
     #[cfg(target_arch = "wasm32")]
-    fn read_nodes(&mut self, nodes: Vec<Arc<Node>>) -> NodeMemo {
-        NodeMemo::new(nodes, &NodeMemo::default())
+    fn read_nodes(&mut self, nodes: Vec<Arc<Node>>, _: Timestamp, _: &Timing) -> NodeReads {
+        (NodeMemo::new(nodes, &NodeMemo::default()), None)
     }
 
     /// With `false`, every monitor pass reads every node afresh and takes the whole way for
@@ -643,6 +732,10 @@ impl NodeLifecycle {
 
     /// A kubelet started (or restarted) renewing its Lease.
     pub(crate) fn lease_start(&mut self, node: &str, now: Timestamp) {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.leases_version += 1;
+        }
         let created = self.leases.get(node).map_or(now, |l| l.created);
         self.leases.insert(
             node.to_string(),
@@ -657,6 +750,10 @@ impl NodeLifecycle {
     }
 
     pub(crate) fn lease_stop(&mut self, node: &str, now: Timestamp) {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.leases_version += 1;
+        }
         if let Some(l) = self.leases.get_mut(node) {
             if l.running {
                 l.running = false;
@@ -666,6 +763,10 @@ impl NodeLifecycle {
     }
 
     pub(crate) fn forget(&mut self, node: &str) {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.leases_version += 1;
+        }
         self.leases.remove(node);
     }
 
@@ -838,15 +939,15 @@ impl NodeLifecycle {
         let now = s.now;
         let t = s.timing;
         let listed: Vec<Arc<Node>> = store.objects().all_nodes().cloned().collect();
-        let memo = self.read_nodes(listed);
-        let (nodes, zone_keys) = (&memo.nodes, &memo.zones);
         // Read before anything below writes (nothing below changes a Lease; `known` changes
         // after the loop that reads it).
-        let walked = self.known_and_stale(&memo, now, t);
+        let (memo, walked) = self.read_nodes(listed, now, t);
+        let (nodes, zone_keys) = (&memo.nodes, &memo.zones);
         let mut notes = Vec::new();
 
         // classifyNodes
         let mut added = Vec::new();
+        let mut ensured = vec![false; memo.zone_names().len()];
         for (i, (n, zone)) in nodes.iter().zip(zone_keys).enumerate() {
             let name = n.metadata.name.as_deref().unwrap_or_default();
             let known = match &walked {
@@ -855,7 +956,8 @@ impl NodeLifecycle {
             };
             if !known {
                 added.push(i);
-            } else {
+            } else if walked.is_none() || !std::mem::replace(&mut ensured[memo.zone_ix(i)], true) {
+                // (Natively once per zone: ensuring it again does nothing.)
                 self.add_evictor_for_new_zone(zone, t);
             }
         }
@@ -906,6 +1008,7 @@ impl NodeLifecycle {
         // memo off every node takes the whole way).
         let none_queued = MEMO && self.tainters.values().all(|q| q.set.is_empty());
         let mut zones: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        let mut quiet_ready = vec![0; memo.zone_names().len()];
         let mut lost = Vec::new();
         for (i, (n, zone)) in nodes.iter().zip(zone_keys).enumerate() {
             let name = n.metadata.name.as_deref().unwrap_or_default();
@@ -920,9 +1023,9 @@ impl NodeLifecycle {
                         .get(zone)
                         .is_some_and(|q| q.set.contains(name))
             };
-            if MEMO && memo.quiet[i] && !self.memo_off && !stale && !queued() {
+            if MEMO && memo.quiet[i] && walked.is_some() && !stale && !queued() {
                 if !memo.excluded[i] {
-                    zones.entry(zone.as_str()).or_default().0 += 1;
+                    quiet_ready[memo.zone_ix(i)] += 1;
                 }
                 continue;
             }
@@ -950,6 +1053,12 @@ impl NodeLifecycle {
                 record_node_status_change(store, name, uid, "NodeNotReady");
                 mark_pods_not_ready(store, name, now);
                 lost.push(name);
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        for (zone, ready) in memo.zone_names().iter().zip(quiet_ready) {
+            if ready > 0 {
+                zones.entry(zone.as_str()).or_default().0 += ready;
             }
         }
         if !lost.is_empty() {
@@ -1038,6 +1147,10 @@ impl NodeLifecycle {
             return Some("every zone fully disrupted: NoExecute tainting stopped".into());
         }
         if all_were_fully_disrupted {
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                self.leases_version += 1;
+            }
             for l in self.leases.values_mut() {
                 l.probe_reset = Some(now);
             }

@@ -44,6 +44,12 @@ fn busy(seed: u64, caches: bool) -> Cluster {
         c.add_node(node(&format!("extra{i}"), labels[i % 4], vec![]))
             .unwrap();
     }
+    // Zone d: three of its four nodes will be lost at once (a partial disruption: a zone this
+    // small then taints nothing).
+    for i in 0..4 {
+        let zone_d = [("topology.kubernetes.io/zone", "d")];
+        c.add_node(node(&format!("d{i}"), &zone_d, vec![])).unwrap();
+    }
     c.apply(Busybox::rolling("ru", 2).daemon_set()).unwrap();
     c.apply(Busybox::new("plain").daemon_set()).unwrap();
     c.advance(secs(30.0));
@@ -87,6 +93,9 @@ fn busy(seed: u64, caches: bool) -> Cluster {
     c.start_node("extra4").unwrap();
     c.start_node("extra0").unwrap();
     c.advance(secs(30.0));
+    for i in 0..3 {
+        c.stop_node(&format!("d{i}")).unwrap();
+    }
     // Lost again: queued and tainted anew.
     c.stop_node("extra4").unwrap();
     c.advance(secs(80.0));
