@@ -100,6 +100,10 @@ fn is_node_ready(node: &Node) -> bool {
         .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
 }
 
+fn node_name(node: &Node) -> &str {
+    node.metadata.name.as_deref().unwrap_or_default()
+}
+
 fn out_of_service(node: &Node) -> bool {
     node.spec
         .as_ref()
@@ -109,14 +113,17 @@ fn out_of_service(node: &Node) -> bool {
 
 /// `gcTerminating`'s pods: terminating, on a node that is not Ready and carries the
 /// out-of-service taint (any effect), in `byEvictionAndCreationTimestamp` order (evicted
-/// first, then oldest, then by name).
+/// first, then oldest, then by name). The nodes are walked beside the nodes with pods, both in
+/// name order (a lookup per node allocated its key, every tick, for every node).
 fn terminating_out_of_service(store: &Store) -> Vec<Arc<Pod>> {
     let mut pods = Vec::new();
+    let mut nodes = store.objects().all_nodes().peekable();
     for name in store.nodes_with_pods() {
-        let Some(node) = store.node(name) else {
+        while nodes.next_if(|n| node_name(n) < name.as_str()).is_some() {}
+        let Some(node) = nodes.next_if(|n| node_name(n) == name.as_str()) else {
             continue;
         };
-        if is_node_ready(&node) || !out_of_service(&node) {
+        if !out_of_service(node) || is_node_ready(node) {
             continue;
         }
         pods.extend(
@@ -264,5 +271,80 @@ mod tests {
             .filter_map(|p| p.metadata.name.clone())
             .collect();
         assert_eq!(left, ["done", "new-failed", "running"]);
+    }
+
+    /// `gcTerminating` picks terminating pods on nodes both not Ready and out of service, among
+    /// nodes named so that walking them beside the nodes with pods must skip some (a node
+    /// without pods, pods bound to a node that is gone).
+    #[test]
+    fn gc_terminating_picks_terminating_pods_on_not_ready_out_of_service_nodes() {
+        use k8s_openapi::api::core::v1::{NodeCondition, NodeSpec, NodeStatus, Taint};
+        let start = Timestamp::from_second(1_767_225_600).unwrap();
+        let mut store = Store::new(1, start);
+        // (node, Ready, out of service, pods on it)
+        let nodes = [
+            ("a-ready-oos", "True", true, true),
+            ("b-no-pods", "False", true, false),
+            ("c-oos", "False", true, true),
+            ("d-in-service", "Unknown", false, true),
+            ("e-oos", "Unknown", true, true),
+        ];
+        for (name, ready, oos, with_pods) in nodes {
+            let node = Node {
+                metadata: ObjectMeta {
+                    name: Some(name.into()),
+                    ..Default::default()
+                },
+                spec: Some(NodeSpec {
+                    taints: oos.then(|| {
+                        vec![Taint {
+                            key: TAINT_NODE_OUT_OF_SERVICE.into(),
+                            effect: "NoExecute".into(),
+                            ..Default::default()
+                        }]
+                    }),
+                    ..Default::default()
+                }),
+                status: None,
+            };
+            store.create_node(node, false).unwrap();
+            // Status is the kubelet's to write.
+            store
+                .update_node(name, |n| {
+                    n.status = Some(NodeStatus {
+                        conditions: Some(vec![NodeCondition {
+                            type_: "Ready".into(),
+                            status: ready.into(),
+                            ..Default::default()
+                        }]),
+                        ..Default::default()
+                    })
+                })
+                .unwrap();
+            if !with_pods {
+                continue;
+            }
+            for (suffix, deleting) in [("live", false), ("gone", true)] {
+                let mut want = pod(&format!("{name}-{suffix}"), "Running", None);
+                want.spec.as_mut().unwrap().node_name = Some(name.into());
+                let created = store.create_pod("default", want).unwrap();
+                if deleting {
+                    let pod_name = created.metadata.name.clone().unwrap();
+                    store.delete_pod("default", &pod_name, Some(30)).unwrap();
+                }
+            }
+        }
+        // A terminating pod bound to a node that is not stored (orphaned, not this pass's).
+        let mut orphan = pod("c2-vanished-gone", "Running", None);
+        orphan.spec.as_mut().unwrap().node_name = Some("c2-vanished".into());
+        store.create_pod("default", orphan).unwrap();
+        store
+            .delete_pod("default", "c2-vanished-gone", Some(30))
+            .unwrap();
+        let picked: Vec<_> = terminating_out_of_service(&store)
+            .iter()
+            .filter_map(|p| p.metadata.name.clone())
+            .collect();
+        assert_eq!(picked, ["c-oos-gone", "e-oos-gone"]);
     }
 }
