@@ -113,3 +113,91 @@ fn the_controller_caches_change_nothing_in_the_trace() {
         assert!(warm == cold, "seed {seed}: the caches changed the trace");
     }
 }
+
+/// A small deterministic generator (SplitMix64) for the random scenarios.
+struct Draw(u64);
+
+impl Draw {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Random node and workload actions drawn from `seed` (nodes in three zones come and go, stop
+/// and start, get relabelled and tainted; rollouts, failed pods), then settling, with or
+/// without the caches. Errors (a node already gone, say) are part of the scenario.
+fn random(seed: u64, caches: bool) -> Cluster {
+    let mut c = kind_cluster(seed);
+    c.set_controller_caches(caches);
+    c.apply(Busybox::rolling("ru", 2).daemon_set()).unwrap();
+    c.apply(Busybox::new("plain").daemon_set()).unwrap();
+    let mut d = Draw(seed);
+    let zones = ["a", "b", "c"];
+    let name = |i: usize| format!("n{i}");
+    for i in 0..8 {
+        let zone = [("topology.kubernetes.io/zone", zones[i % 3])];
+        c.add_node(node(&name(i), &zone, vec![])).unwrap();
+    }
+    for step in 0..40 {
+        let n = name(d.below(10));
+        let _ = match d.below(9) {
+            0 => c.add_node(node(
+                &n,
+                &[("topology.kubernetes.io/zone", zones[d.below(3)])],
+                vec![],
+            )),
+            1 => c.remove_node(&n),
+            2 | 3 => c.stop_node(&n),
+            4 => c.start_node(&n),
+            5 => {
+                let zone = zones[d.below(3)];
+                c.update_node(&n, |node| {
+                    node.metadata
+                        .labels
+                        .get_or_insert_with(Default::default)
+                        .insert("topology.kubernetes.io/zone".into(), zone.into());
+                })
+            }
+            6 => {
+                let taints = match d.below(3) {
+                    0 => vec![],
+                    1 => vec![taint("node.kubernetes.io/unreachable", "", "NoExecute")],
+                    _ => vec![taint("k42", "x", "NoSchedule")],
+                };
+                c.update_node(&n, |node| {
+                    node.spec.get_or_insert_with(Default::default).taints =
+                        (!taints.is_empty()).then_some(taints);
+                })
+            }
+            7 => {
+                set_env(&mut c, "ru", &step.to_string());
+                Ok(())
+            }
+            _ => match live_pod_on(&c, &n) {
+                Some(p) => c.fail_pod("default", p.metadata.name.as_deref().unwrap_or("")),
+                None => Ok(()),
+            },
+        };
+        c.advance(secs(1.0 + d.below(40) as f64));
+    }
+    c.settle(secs(600.0));
+    c
+}
+
+#[test]
+fn the_caches_change_nothing_in_random_scenarios() {
+    for seed in 0..12 {
+        let warm = to_json_lines(random(seed, true).trace());
+        let cold = to_json_lines(random(seed, false).trace());
+        assert!(warm.len() > 1000, "seed {seed}: too little happened");
+        assert!(warm == cold, "seed {seed}: the caches changed the trace");
+    }
+}
