@@ -282,9 +282,9 @@ pub(crate) struct NodeLifecycle {
 }
 
 /// Whether `monitor` keeps what it read off node objects between passes (`NodeMemo`). Native
-/// builds only: the page
-/// is at its size budget, and these save time at thousands of nodes, which the page's
-/// renderer does not reach yet; there every pass reads every node, as with the memo off.
+/// builds only: the page is at its size budget, and this saves time at thousands of nodes,
+/// which the page's renderer does not reach yet; there every pass reads every node, as with
+/// the memo off.
 const MEMO: bool = cfg!(not(target_arch = "wasm32"));
 
 /// A pass's `NodeMemo` and, natively, each node's (known, stale) (`known_and_stale`).
