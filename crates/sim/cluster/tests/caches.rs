@@ -114,23 +114,6 @@ fn the_controller_caches_change_nothing_in_the_trace() {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the random scenarios.
-struct Draw(u64);
-
-impl Draw {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Random node and workload actions drawn from `seed` (nodes in three zones come and go, stop
 /// and start, get relabelled and tainted; rollouts, failed pods), then settling, with or
 /// without the caches. Errors (a node already gone, say) are part of the scenario.
@@ -139,7 +122,8 @@ fn random(seed: u64, caches: bool) -> Cluster {
     c.set_controller_caches(caches);
     c.apply(Busybox::rolling("ru", 2).daemon_set()).unwrap();
     c.apply(Busybox::new("plain").daemon_set()).unwrap();
-    let mut d = Draw(seed);
+    // The cluster's own generator, on a stream of its own.
+    let mut d = cluster::rng::Rng::new(seed, 0xd1ff);
     let zones = ["a", "b", "c"];
     let name = |i: usize| format!("n{i}");
     for i in 0..8 {
@@ -147,18 +131,18 @@ fn random(seed: u64, caches: bool) -> Cluster {
         c.add_node(node(&name(i), &zone, vec![])).unwrap();
     }
     for step in 0..40 {
-        let n = name(d.below(10));
+        let n = name(d.below(10) as usize);
         let _ = match d.below(9) {
             0 => c.add_node(node(
                 &n,
-                &[("topology.kubernetes.io/zone", zones[d.below(3)])],
+                &[("topology.kubernetes.io/zone", zones[d.below(3) as usize])],
                 vec![],
             )),
             1 => c.remove_node(&n),
             2 | 3 => c.stop_node(&n),
             4 => c.start_node(&n),
             5 => {
-                let zone = zones[d.below(3)];
+                let zone = zones[d.below(3) as usize];
                 c.update_node(&n, |node| {
                     node.metadata
                         .labels
@@ -186,7 +170,7 @@ fn random(seed: u64, caches: bool) -> Cluster {
                 None => Ok(()),
             },
         };
-        c.advance(secs(1.0 + d.below(40) as f64));
+        c.advance(secs(1.0 + f64::from(d.below(40))));
     }
     c.settle(secs(600.0));
     c
