@@ -2,10 +2,15 @@
 //! - `fresh`: a new DaemonSet, first sync (revision snapshot, up to 250 creates, status write);
 //! - `steady`: every pod present, bound, Ready and current: nothing to do, no writes at all;
 //! - `rollout`: template changed, maxUnavailable 10%, half the pods updated: one wave of
-//!   deletes (capped at 250) and a status write.
+//!   deletes (capped at 250) and a status write;
+//! - `rollout-warm`: maxUnavailable 1, half the pods updated, and the controller has synced
+//!   this rollout before: the last wave's pod was replaced by an updated, Ready one since. One
+//!   delete (the next wave) and a status write: the sync of each wave of a long rollout.
 //!
 //! The caches are the unit harness's `Fake`; pods live in an indexed store so that a delete
-//! costs O(1) and the figures are the controller's, not the fake's linear scans.
+//! costs O(1) and the figures are the controller's, not the fake's linear scans. For
+//! `rollout-warm` the pods are also kept by name and the lister tells what changed
+//! (`pods_version`, `pods_changed_since`), as the virtual cluster's informer cache does.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -21,7 +26,7 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use std::collections::{BTreeMap, HashMap};
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const SIZES: [usize; 3] = [100, 1_000, 5_000];
 const DS: &str = "ds";
@@ -34,6 +39,10 @@ struct Cluster {
     seq: u64,
     creates: usize,
     deletes: usize,
+    /// `rollout-warm`: the pods by name (listed in name order), and a change log.
+    by_name: Option<BTreeMap<String, Arc<Pod>>>,
+    version: u64,
+    log: Vec<(u64, String)>,
 }
 
 impl Cluster {
@@ -59,8 +68,46 @@ impl Cluster {
             seq: 0,
             creates: 0,
             deletes: 0,
+            by_name: None,
+            version: 0,
+            log: Vec::new(),
         }
     }
+
+    /// Keeps the pods by name too, and logs changes (the `rollout-warm` lister). Created pods
+    /// are numbered past the scenario's.
+    fn logged(mut self) -> Self {
+        let by_name = self
+            .fake
+            .pods
+            .iter()
+            .map(|p| (name(p), p.clone()))
+            .collect();
+        self.by_name = Some(by_name);
+        self.seq = 1_000_000;
+        self
+    }
+
+    /// Puts `pod` in place of the pod of the same name (or adds it).
+    fn put(&mut self, pod: Arc<Pod>) {
+        let name = name(&pod);
+        match self.index.get(&name) {
+            Some(&i) => self.fake.pods[i] = pod.clone(),
+            None => {
+                self.index.insert(name.clone(), self.fake.pods.len());
+                self.fake.pods.push(pod.clone());
+            }
+        }
+        if let Some(by_name) = self.by_name.as_mut() {
+            by_name.insert(name.clone(), pod);
+            self.version += 1;
+            self.log.push((self.version, name));
+        }
+    }
+}
+
+fn name(pod: &Pod) -> String {
+    pod.metadata.name.clone().unwrap_or_default()
 }
 
 impl Listers for Cluster {
@@ -80,13 +127,24 @@ impl Listers for Cluster {
         self.fake.node(name)
     }
     fn pods(&self, namespace: &str) -> Vec<Arc<Pod>> {
-        self.fake.pods(namespace)
+        match &self.by_name {
+            Some(by_name) => by_name.values().cloned().collect(),
+            None => self.fake.pods(namespace),
+        }
     }
     fn pod(&self, _namespace: &str, name: &str) -> Option<Arc<Pod>> {
         self.index.get(name).map(|&i| self.fake.pods[i].clone())
     }
     fn revisions(&self, namespace: &str) -> Vec<Arc<ControllerRevision>> {
         self.fake.revisions(namespace)
+    }
+    fn pods_version(&self) -> Option<u64> {
+        self.by_name.as_ref().map(|_| self.version)
+    }
+    fn pods_changed_since(&self, _namespace: &str, since: u64) -> Option<Vec<String>> {
+        self.by_name.as_ref()?;
+        let start = self.log.partition_point(|e| e.0 <= since);
+        Some(self.log[start..].iter().map(|e| e.1.clone()).collect())
     }
 }
 
@@ -112,8 +170,7 @@ impl Client for Cluster {
         );
         pod.metadata.name = Some(name.clone());
         pod.metadata.namespace = Some(namespace.to_string());
-        self.index.insert(name, self.fake.pods.len());
-        self.fake.pods.push(Arc::new(pod.clone()));
+        self.put(Arc::new(pod.clone()));
         Ok(pod)
     }
     fn delete_pod(&mut self, _namespace: &str, name: &str) -> Result<(), ApiError> {
@@ -126,6 +183,11 @@ impl Client for Cluster {
         if let Some(moved) = self.fake.pods.get(i) {
             self.index
                 .insert(moved.metadata.name.clone().unwrap_or_default(), i);
+        }
+        if let Some(by_name) = self.by_name.as_mut() {
+            by_name.remove(name);
+            self.version += 1;
+            self.log.push((self.version, name.to_string()));
         }
         Ok(())
     }
@@ -288,7 +350,11 @@ fn steady(n: usize) -> Scenario {
 }
 
 fn rollout(n: usize) -> Scenario {
-    let v1 = daemon_set(IntOrString::String("10%".into()), 1);
+    rollout_by(n, IntOrString::String("10%".into()))
+}
+
+fn rollout_by(n: usize, max_unavailable: IntOrString) -> Scenario {
+    let v1 = daemon_set(max_unavailable, 1);
     let mut v2 = v1.clone();
     v2.metadata.generation = Some(2);
     v2.metadata
@@ -310,6 +376,55 @@ fn rollout(n: usize) -> Scenario {
         pods,
         revisions,
     }
+}
+
+/// `rollout-warm`'s state: maxUnavailable 1, half the pods updated, a controller that has
+/// synced the rollout so far, and the next sync's wave ready to go.
+struct Warm {
+    ctl: DaemonSetsController,
+    c: Cluster,
+    old_left: usize,
+}
+
+impl Warm {
+    fn new(n: usize) -> Self {
+        let s = rollout_by(n, IntOrString::Int(1));
+        let mut w = Warm {
+            ctl: DaemonSetsController::new(),
+            c: s.cluster().logged(),
+            old_left: n / 2,
+        };
+        w.next_wave();
+        w
+    }
+
+    /// Until the next sync deletes an old pod: syncs (the first deletes one, the next
+    /// creates its replacement), and the replacement turns Ready.
+    fn next_wave(&mut self) {
+        loop {
+            let (creates, deletes, _) = sync(&mut self.ctl, &mut self.c);
+            self.old_left -= deletes;
+            if creates == 1 {
+                let created = self.c.fake.pods.last().cloned().expect("the updated pod");
+                let mut ready = (*created).clone();
+                ready.metadata.creation_timestamp = Some(time(-1));
+                set_phase(&mut ready, "Running");
+                set_ready(&mut ready, true, Some(at(-1)));
+                self.c.put(Arc::new(ready));
+                return;
+            }
+            if self.old_left == 0 {
+                return;
+            }
+        }
+    }
+}
+
+/// The measured sync of `rollout-warm`: one delete and a status write.
+fn ctl_sync(w: &mut Warm) {
+    let (creates, deletes, writes) = sync(&mut w.ctl, black_box(&mut w.c));
+    debug_assert_eq!((creates, deletes, writes), (0, 1, 1));
+    w.old_left -= deletes;
 }
 
 /// One sync; returns (creates, deletes, status writes).
@@ -365,6 +480,27 @@ fn bench(cr: &mut Criterion) {
                 },
                 BatchSize::LargeInput,
             )
+        });
+
+        // Warm: the measured sync deletes the next wave's old pod; between two measured
+        // syncs (not timed) a sync creates the updated pod on the emptied node and the pod
+        // turns Ready. One controller throughout, as in a cluster (a clone per iteration
+        // would share the caches' `Arc`s and make every in-place update a copy).
+        group.bench_with_input(BenchmarkId::new("rollout-warm", n), &n, |b, _| {
+            let mut warm = Warm::new(n);
+            b.iter_custom(|iters| {
+                let mut timed = Duration::ZERO;
+                for _ in 0..iters {
+                    if warm.old_left == 0 {
+                        warm = Warm::new(n);
+                    }
+                    let start = Instant::now();
+                    ctl_sync(&mut warm);
+                    timed += start.elapsed();
+                    warm.next_wave();
+                }
+                timed
+            })
         });
     }
     group.finish();

@@ -81,6 +81,15 @@ pub trait Listers {
     fn pods_version(&self) -> Option<u64> {
         None
     }
+    /// Native builds: the names of the pods of `namespace` added, changed or removed in the
+    /// cache since `pods_version` was `since` (`None`: the lister cannot tell, or its log
+    /// does not reach back that far). The controller then brings a listing it keeps up to date
+    /// instead of listing again.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn pods_changed_since(&self, namespace: &str, since: u64) -> Option<Vec<String>> {
+        let _ = (namespace, since);
+        None
+    }
 }
 
 /// The API calls the controller makes, plus its event recorder.

@@ -35,6 +35,8 @@ use crate::util::{
 };
 use k8s_base::Selector;
 
+#[cfg(not(target_arch = "wasm32"))]
+mod node_digest;
 mod pod_map_cache;
 pub(crate) use pod_map_cache::PerNode;
 use pod_map_cache::{MapAcross, MapMemo, Reuse};
@@ -195,6 +197,12 @@ pub struct DaemonSetsController {
     /// Per DaemonSet key and `include_deleted_terminal`: the last pod map and what it was built
     /// from (a cache across syncs; see `get_nodes_to_daemon_pods`).
     maps_across: BTreeMap<(String, bool), MapAcross>,
+    /// Native builds: per DaemonSet key, its per-node digests (a cache across syncs; see
+    /// `node_digest.rs`), and whether they are used.
+    #[cfg(not(target_arch = "wasm32"))]
+    digests: node_digest::Digests,
+    #[cfg(not(target_arch = "wasm32"))]
+    incremental: bool,
 }
 
 /// The node a claimed pod is grouped under in the pod map, if any (R-MAP-1..3): terminal
@@ -255,6 +263,10 @@ impl DaemonSetsController {
             order: MapOrder::Listed,
             node_views: BTreeMap::new(),
             maps_across: BTreeMap::new(),
+            #[cfg(not(target_arch = "wasm32"))]
+            digests: BTreeMap::new(),
+            #[cfg(not(target_arch = "wasm32"))]
+            incremental: true,
         }
     }
 
@@ -721,14 +733,54 @@ impl DaemonSetsController {
         let surge = allows_surge(ds);
         // One scratch list for every node's running pods (no allocation per node).
         let mut running = Vec::new();
+        // Native builds: the per-node digests (`node_digest.rs`) tell the nodes where
+        // `podsShouldBeOnNode` has nothing to do; debug builds check each of them.
+        #[cfg(not(target_arch = "wasm32"))]
+        let digests = {
+            self.per_node(ds, nodes, &map, 0);
+            self.node_digests(ds, nodes, &map, hash)
+        };
         // The remembered per-pod facts, out of `self` for the loop (which claims nothing).
         let facts_key = ds_key(ds);
         let mut facts = self.pod_facts.remove(&facts_key).unwrap_or_default();
         let per_node = self.per_node(ds, nodes, &map, 0);
         // The node list's order is a Go map's (R-MAN-8): which nodes come first decides which
         // get the first creates of a slow start, and the first `BurstReplicas`.
-        for i in self.order.permutation(Site::NodeList, nodes.names.len()) {
+        #[cfg(not(target_arch = "wasm32"))]
+        let visit = self.manage_visit(digests.as_ref(), nodes.names.len());
+        #[cfg(target_arch = "wasm32")]
+        let visit = self.order.permutation(Site::NodeList, nodes.names.len());
+        for i in visit {
             let daemon_pods = &per_node[i];
+            #[cfg(not(target_arch = "wasm32"))]
+            if digests
+                .as_ref()
+                .is_some_and(|d| d.quiet(i, nodes.should[i], surge))
+            {
+                #[cfg(debug_assertions)]
+                {
+                    let (mut needing, mut deleting) = (Vec::new(), Vec::new());
+                    self.pods_should_be_on_node(
+                        c,
+                        &mut facts,
+                        &nodes.names[i],
+                        nodes.should[i],
+                        (!daemon_pods.is_empty()).then_some(daemon_pods.as_slice()),
+                        ds,
+                        hash,
+                        surge,
+                        now,
+                        &mut running,
+                        &mut needing,
+                        &mut deleting,
+                    );
+                    assert!(
+                        needing.is_empty() && deleting.is_empty(),
+                        "a node the digests call quiet needs a change"
+                    );
+                }
+                continue;
+            }
             self.pods_should_be_on_node(
                 c,
                 &mut facts,
@@ -1033,6 +1085,14 @@ impl DaemonSetsController {
         let mut s = StatusCounts::default();
         // Readiness and updated-ness come from the remembered per-pod facts (same rules).
         let per_node = self.per_node(ds, nodes, &map, 0);
+        // Native builds: the same counters from the per-node digests (`node_digest.rs`);
+        // debug builds count both ways and compare.
+        #[cfg(not(target_arch = "wasm32"))]
+        let from_digests = self.status_from_digests(ds, nodes, &map, hash, now);
+        #[cfg(all(not(target_arch = "wasm32"), not(debug_assertions)))]
+        if let Some(s) = from_digests {
+            return Ok(s);
+        }
         let facts = self.pod_facts.entry(ds_key(ds)).or_default();
         for ((_, should), pods) in nodes.iter().zip(PerNode::slices(&per_node)) {
             let pods = pods.filter(|p| !p.is_empty());
@@ -1062,6 +1122,11 @@ impl DaemonSetsController {
             }
         }
         s.number_unavailable = s.desired_number_scheduled - s.number_available;
+        #[cfg(not(target_arch = "wasm32"))]
+        assert!(
+            from_digests.is_none_or(|f| f == s),
+            "status counters from the digests differ"
+        );
         Ok(s)
     }
 

@@ -252,6 +252,21 @@ impl PodFacts {
         }
     }
 
+    /// R-AVL-1's inputs: whether the Ready condition is True, and since when.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn readiness(&mut self, pod: &Pod) -> (bool, Option<Timestamp>) {
+        match self.seen(pod) {
+            Some(e) => (e.ready, e.ready_since),
+            None => {
+                let cond = ready_condition(pod);
+                (
+                    cond.is_some_and(|c| c.status == "True"),
+                    cond.and_then(|c| c.last_transition_time.as_ref().map(|t| t.0)),
+                )
+            }
+        }
+    }
+
     /// Whether the pod has a deletionTimestamp.
     pub(crate) fn deleting(&mut self, pod: &Pod) -> bool {
         match self.seen(pod) {

@@ -129,6 +129,14 @@ impl DaemonSetsController {
         // R-RU-1: every desired node gets an entry, empty if it has no pods. Entries are built
         // in node-name order, one per name, then visited in the sync's map order (below).
         let per_node = self.per_node(ds, nodes, &map, 0);
+        // Native builds: without surge, the replacements from the per-node digests
+        // (`node_digest.rs`); debug builds find them both ways and compare.
+        #[cfg(not(target_arch = "wasm32"))]
+        let from_digests = self.replacements_from_digests(ds, nodes, &map, &per_node, hash, now)?;
+        #[cfg(all(not(target_arch = "wasm32"), not(debug_assertions)))]
+        if let Some(replacements) = &from_digests {
+            return self.sync_nodes(c, ds, replacements, &[], hash, now);
+        }
         let (entries, desired) = if nodes.lists_every_entry(&per_node, &map) {
             // The map's entries and the desired nodes without one, in node-list order (which
             // is name order): no merge of names needed.
@@ -205,6 +213,11 @@ impl DaemonSetsController {
                     .into_iter()
                     .take(remaining as usize)
                     .map(|p| p.metadata.name.clone().unwrap_or_default()),
+            );
+            #[cfg(not(target_arch = "wasm32"))]
+            assert!(
+                from_digests.is_none_or(|r| r == allowed_replacements),
+                "replacements from the digests differ"
             );
             return self.sync_nodes(c, ds, &allowed_replacements, &[], hash, now);
         }

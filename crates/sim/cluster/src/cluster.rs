@@ -633,6 +633,8 @@ impl Cluster {
     pub fn set_controller_caches(&mut self, on: bool) {
         self.cold_controller = !on;
         self.lifecycle.set_memo(on);
+        #[cfg(not(target_arch = "wasm32"))]
+        self.controller.set_incremental(on);
     }
 
     /// Processes the next event; None when nothing is scheduled at all.

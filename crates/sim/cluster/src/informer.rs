@@ -180,6 +180,10 @@ impl Listers for ControllerClient<'_> {
     fn pods_version(&self) -> Option<u64> {
         Some(self.cache.pod_events)
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    fn pods_changed_since(&self, namespace: &str, since: u64) -> Option<Vec<String>> {
+        self.cache.pods_changed_since(namespace, since)
+    }
 }
 
 impl Client for ControllerClient<'_> {

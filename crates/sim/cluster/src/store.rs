@@ -76,7 +76,16 @@ pub struct Objects {
     pub(crate) node_events: u64,
     /// Pod watch events applied so far: the informer cache's `pods_version`.
     pub(crate) pod_events: u64,
+    /// Native builds: the keys of the last pod watch events applied, each with the
+    /// `pod_events` it made (`Listers::pods_changed_since`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) pod_log: std::collections::VecDeque<(u64, NsName)>,
 }
+
+/// How many pod watch events the change log keeps: enough for the events between two syncs of
+/// a busy cluster; an older version is answered with `None` (the controller lists instead).
+#[cfg(not(target_arch = "wasm32"))]
+const POD_LOG_LEN: usize = 1024;
 
 fn key_of(meta: &ObjectMeta) -> NsName {
     (
@@ -106,6 +115,13 @@ impl Objects {
             Obj::DaemonSet(o) => upsert(&mut self.daemon_sets, o, deleted),
             Obj::Pod(o) => {
                 self.pod_events += 1;
+                #[cfg(not(target_arch = "wasm32"))]
+                {
+                    if self.pod_log.len() == POD_LOG_LEN {
+                        self.pod_log.pop_front();
+                    }
+                    self.pod_log.push_back((self.pod_events, key_of(o.meta())));
+                }
                 upsert(&mut self.pods, o, deleted)
             }
             Obj::Node(o) => {
@@ -166,6 +182,23 @@ impl Listers for Objects {
     }
     fn revisions(&self, namespace: &str) -> Vec<Arc<ControllerRevision>> {
         in_namespace(&self.revisions, namespace)
+    }
+    /// From the change log, while it reaches back to `since` (its first entry is the event
+    /// right after, or it holds every event so far).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn pods_changed_since(&self, namespace: &str, since: u64) -> Option<Vec<String>> {
+        let first = self.pod_log.front().map_or(self.pod_events + 1, |e| e.0);
+        if since > self.pod_events || since + 1 < first {
+            return None;
+        }
+        let start = self.pod_log.partition_point(|e| e.0 <= since);
+        Some(
+            self.pod_log
+                .range(start..)
+                .filter(|(_, (ns, _))| ns == namespace)
+                .map(|(_, (_, name))| name.clone())
+                .collect(),
+        )
     }
 }
 

@@ -115,13 +115,25 @@ fn the_controller_caches_change_nothing_in_the_trace() {
 }
 
 /// Random node and workload actions drawn from `seed` (nodes in three zones come and go, stop
-/// and start, get relabelled and tainted; rollouts, failed pods), then settling, with or
+/// and start, get relabelled and tainted; rollouts of three DaemonSets, one waiting
+/// minReadySeconds, one surging; failed pods), then settling, with or
 /// without the caches. Errors (a node already gone, say) are part of the scenario.
 fn random(seed: u64, caches: bool) -> Cluster {
     let mut c = kind_cluster(seed);
     c.set_controller_caches(caches);
     c.apply(Busybox::rolling("ru", 2).daemon_set()).unwrap();
     c.apply(Busybox::new("plain").daemon_set()).unwrap();
+    // Availability that waits (minReadySeconds), and a rollout that surges.
+    let slow = Busybox {
+        strategy: "  minReadySeconds: 5\n  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 1\n",
+        ..Busybox::rolling("slow", 1)
+    };
+    c.apply(slow.daemon_set()).unwrap();
+    let surge = Busybox {
+        strategy: "  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 1\n      maxUnavailable: 0\n",
+        ..Busybox::rolling("surge", 1)
+    };
+    c.apply(surge.daemon_set()).unwrap();
     // The cluster's own generator, on a stream of its own.
     let mut d = cluster::rng::Rng::new(seed, 0xd1ff);
     let zones = ["a", "b", "c"];
@@ -162,13 +174,18 @@ fn random(seed: u64, caches: bool) -> Cluster {
                 })
             }
             7 => {
-                set_env(&mut c, "ru", &step.to_string());
+                let ds = ["ru", "slow", "surge"][d.below(3) as usize];
+                set_env(&mut c, ds, &step.to_string());
                 Ok(())
             }
-            _ => match live_pod_on(&c, &n) {
-                Some(p) => c.fail_pod("default", p.metadata.name.as_deref().unwrap_or("")),
-                None => Ok(()),
-            },
+            _ => {
+                // One of the node's live pods, of any of the DaemonSets.
+                let pods = live_pods_by_node(&c).remove(&n).unwrap_or_default();
+                match pods.get(d.below(4) as usize) {
+                    Some(p) => c.fail_pod("default", p.metadata.name.as_deref().unwrap_or("")),
+                    None => Ok(()),
+                }
+            }
         };
         c.advance(secs(1.0 + f64::from(d.below(40))));
     }
@@ -178,7 +195,7 @@ fn random(seed: u64, caches: bool) -> Cluster {
 
 #[test]
 fn the_caches_change_nothing_in_random_scenarios() {
-    for seed in 0..12 {
+    for seed in 0..24 {
         let warm = to_json_lines(random(seed, true).trace());
         let cold = to_json_lines(random(seed, false).trace());
         assert!(warm.len() > 1000, "seed {seed}: too little happened");

@@ -24,6 +24,9 @@ use crate::{controller_ref::get_controller_of, pod_facts::PodFacts};
 #[cfg(debug_assertions)]
 use k8s_base::Selector;
 
+#[cfg(not(target_arch = "wasm32"))]
+mod pod_log;
+
 /// What [`DaemonSetsController::reuse_map`] found: a map that still holds, or the pods listed
 /// (and the listers' version then) for a fresh claim.
 pub(super) enum Reuse {
@@ -54,6 +57,12 @@ pub(crate) struct PerNode {
     view: Arc<NodeView>,
     /// Per node its entry of the map; empty when it has none (entries are never empty).
     pods: Arc<Vec<Vec<Arc<Pod>>>>,
+    /// Native builds: this value's lineage (fresh when built, kept while updated) and the
+    /// nodes each update touched since, in order (the digests follow them, `node_digest.rs`).
+    #[cfg(not(target_arch = "wasm32"))]
+    lineage: u64,
+    #[cfg(not(target_arch = "wasm32"))]
+    edits: Vec<u32>,
 }
 
 impl PerNode {
@@ -67,6 +76,22 @@ impl PerNode {
         PerNode {
             view: view.clone(),
             pods: Arc::new(pods),
+            #[cfg(not(target_arch = "wasm32"))]
+            lineage: super::node_digest::next_lineage(),
+            #[cfg(not(target_arch = "wasm32"))]
+            edits: Vec::new(),
+        }
+    }
+
+    /// Logs the nodes whose pods an update changed; past one entry per node the log starts
+    /// a new lineage instead (the digests then read every node once more).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn log_edits(&mut self, touched: &[u32]) {
+        if self.edits.len() + touched.len() > self.pods.len() {
+            self.lineage = super::node_digest::next_lineage();
+            self.edits.clear();
+        } else {
+            self.edits.extend_from_slice(touched);
         }
     }
 
@@ -203,6 +228,29 @@ fn pod_list_diff(old: &[Arc<Pod>], new: &[Arc<Pod>]) -> Option<ListDiff> {
     Some((removed, added))
 }
 
+/// Native builds: the per-node slots of this sync's pod map `map` over `nodes` (from the memo
+/// of slot 0), with their edit log; `None` when not in a sync or not kept.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn slots_of<'a>(
+    memo: &'a Option<MapMemo>,
+    syncing: bool,
+    nodes: &Arc<NodeView>,
+    map: &Arc<NodeToDaemonPods>,
+) -> Option<super::node_digest::Slots<'a>> {
+    let memo = memo
+        .as_ref()
+        .filter(|m| syncing && Arc::ptr_eq(&m.map, map))?;
+    let p = memo
+        .per_node
+        .as_ref()
+        .filter(|p| Arc::ptr_eq(&p.view, nodes))?;
+    Some(super::node_digest::Slots {
+        lineage: p.lineage,
+        edits: &p.edits,
+        pods: &p.pods,
+    })
+}
+
 /// The key of a DaemonSet's pod map kept across syncs.
 pub(super) fn across_key_of(ds: &DaemonSet, include_deleted_terminal: bool) -> (String, bool) {
     (ds_key(ds), include_deleted_terminal)
@@ -303,6 +351,8 @@ impl DaemonSetsController {
     /// decide nothing, so a controller that forgets them before each sync behaves the same:
     /// the differential test of the caches.
     pub fn forget_caches(&mut self) {
+        #[cfg(not(target_arch = "wasm32"))]
+        self.digests.clear();
         self.pod_facts.clear();
         self.node_views.clear();
         self.maps_across.clear();
@@ -315,6 +365,10 @@ impl DaemonSetsController {
     /// (in listing order, as a full claim would: unchanged pods need no API call) and put in,
     /// each at its listing position on its node. `None` when this does not apply (no map of the
     /// last sync for these claim inputs, or a listing not in (namespace, name) order).
+    #[cfg_attr(
+        not(target_arch = "wasm32"),
+        allow(clippy::too_many_arguments, reason = "natively, the diff from the change log")
+    )]
     fn update_map_across<C: Client + ?Sized>(
         &mut self,
         c: &mut C,
@@ -323,6 +377,7 @@ impl DaemonSetsController {
         pods: &mut Vec<Arc<Pod>>,
         version: Option<u64>,
         include_deleted_terminal: bool,
+        #[cfg(not(target_arch = "wasm32"))] from_log: Option<ListDiff>,
     ) -> Result<Option<Arc<NodeToDaemonPods>>, SyncError> {
         let Some(across) = self
             .maps_across
@@ -331,6 +386,13 @@ impl DaemonSetsController {
         else {
             return Ok(None);
         };
+        #[cfg(not(target_arch = "wasm32"))]
+        let by_log = from_log.is_some();
+        #[cfg(not(target_arch = "wasm32"))]
+        let Some((removed, added)) = from_log.or_else(|| pod_list_diff(&across.pods, pods)) else {
+            return Ok(None);
+        };
+        #[cfg(target_arch = "wasm32")]
         let Some((removed, added)) = pod_list_diff(&across.pods, pods) else {
             return Ok(None);
         };
@@ -338,6 +400,12 @@ impl DaemonSetsController {
         let claimed = self
             .claim_some_pods(c, ds, &added, false)
             .map_err(|e| map_context(e, ds))?;
+        // This sync's memo of the map is replaced below: natively, let go of it first, so that
+        // the map and its per-node slots are changed in place, not copied (`make_mut`).
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.map_memo[include_deleted_terminal as usize] = None;
+        }
         let facts = self.pod_facts.entry(ds_key(ds)).or_default();
         let Some(across) = self.maps_across.get_mut(across_key) else {
             return Ok(None);
@@ -352,6 +420,8 @@ impl DaemonSetsController {
             .per_node
             .as_mut()
             .map(|a| (&*a.view, Arc::make_mut(&mut a.pods)));
+        #[cfg(not(target_arch = "wasm32"))]
+        let mut touched: Vec<u32> = Vec::new();
         for pod in &removed {
             if let Ok(node) = get_target_node_name(pod) {
                 if let Some(on_node) = map.get_mut(node) {
@@ -363,6 +433,8 @@ impl DaemonSetsController {
                 if let Some((view, slots)) = per_node.as_mut() {
                     if let Some(i) = view.position(node) {
                         slots[i].retain(|p| !Arc::ptr_eq(p, pod));
+                        #[cfg(not(target_arch = "wasm32"))]
+                        touched.push(i as u32);
                     }
                 }
             }
@@ -379,10 +451,24 @@ impl DaemonSetsController {
                 if let Some(i) = view.position(node) {
                     let at = slots[i].partition_point(|p| pod_list_key(p) < pod_list_key(pod));
                     slots[i].insert(at, pod.clone());
+                    #[cfg(not(target_arch = "wasm32"))]
+                    touched.push(i as u32);
                 }
             }
         }
-        // The new listing is kept (the old one is dropped by the caller).
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(p) = across.per_node.as_mut() {
+            p.log_edits(&touched);
+        }
+        // The new listing is kept (the old one is dropped by the caller); natively, one from
+        // the change log is the kept one changed by name.
+        #[cfg(not(target_arch = "wasm32"))]
+        if by_log {
+            pod_log::relist(&mut across.pods, &removed, &added);
+        } else {
+            std::mem::swap(&mut across.pods, pods);
+        }
+        #[cfg(target_arch = "wasm32")]
         std::mem::swap(&mut across.pods, pods);
         across.version = version;
         let map = across.map.clone();
@@ -482,6 +568,15 @@ impl DaemonSetsController {
                 return Ok(Reuse::Map(map));
             }
         }
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.syncing {
+            let across_key = across_key_of(ds, include_deleted_terminal);
+            if let Some(map) =
+                self.update_map_from_log(c, ds, &across_key, version, include_deleted_terminal)?
+            {
+                return Ok(Reuse::Map(map));
+            }
+        }
         let mut pods = c.pods(ns);
         // Across syncs: the claim and the map are functions of the listed pod objects and the
         // DaemonSet's uid, deletion state and selector, as long as claiming wrote nothing (an
@@ -508,6 +603,8 @@ impl DaemonSetsController {
                 &mut pods,
                 version,
                 include_deleted_terminal,
+                #[cfg(not(target_arch = "wasm32"))]
+                None,
             )? {
                 return Ok(Reuse::Map(map));
             }
