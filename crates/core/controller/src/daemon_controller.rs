@@ -800,7 +800,15 @@ impl DaemonSetsController {
         // R-NODE-1: unscheduled pods targeting nodes that do not exist. (Nothing to do when
         // every entry of the map is a listed node's: distinct names, one entry each. Else the
         // node-name set is built only if some entry holds an unscheduled pod.)
+        #[cfg(not(target_arch = "wasm32"))]
+        let all_listed = match &digests {
+            Some(d) => nodes.sorted && d.entries_with_pods() == map.len(),
+            None => nodes.lists_every_entry(&per_node, &map),
+        };
+        #[cfg(target_arch = "wasm32")]
         let all_listed = nodes.lists_every_entry(&per_node, &map);
+        #[cfg(not(target_arch = "wasm32"))]
+        debug_assert_eq!(all_listed, nodes.lists_every_entry(&per_node, &map));
         let mut known: Option<std::collections::HashSet<&str>> = None;
         let entries = if all_listed { None } else { Some(map.iter()) };
         let mut without_node: Vec<&[Arc<Pod>]> = Vec::new();

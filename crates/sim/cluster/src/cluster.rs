@@ -634,7 +634,10 @@ impl Cluster {
         self.cold_controller = !on;
         self.lifecycle.set_memo(on);
         #[cfg(not(target_arch = "wasm32"))]
-        self.controller.set_incremental(on);
+        {
+            self.controller.set_incremental(on);
+            self.podgc.set_cache(on);
+        }
     }
 
     /// Processes the next event; None when nothing is scheduled at all.

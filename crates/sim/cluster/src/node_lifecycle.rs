@@ -287,9 +287,13 @@ pub(crate) struct NodeLifecycle {
 /// the memo off.
 const MEMO: bool = cfg!(not(target_arch = "wasm32"));
 
+/// Natively, each node's (known, stale) (`known_and_stale`).
+#[cfg(not(target_arch = "wasm32"))]
+type Walked = Option<Vec<(bool, bool)>>;
+
 /// A pass's `NodeMemo` and, natively, each node's (known, stale) (`known_and_stale`).
 #[cfg(not(target_arch = "wasm32"))]
-type NodeReads = (Arc<NodeMemo>, Option<Vec<(bool, bool)>>);
+type NodeReads = (Arc<NodeMemo>, Walked);
 #[cfg(target_arch = "wasm32")]
 type NodeReads = (NodeMemo, Option<Vec<(bool, bool)>>);
 
@@ -327,6 +331,59 @@ struct NativeMemo {
     /// Per node its Lease, as of `leases_version` (`NodeLifecycle::leases_version`).
     leases: Vec<Option<Lease>>,
     leases_version: u64,
+    /// What a repeat pass over these nodes skips (`RepeatPlan`), worked out when first needed.
+    plan: std::sync::OnceLock<RepeatPlan>,
+}
+
+/// Natively: a monitor pass over the same node objects and Leases as the last pass, with no
+/// node queued for tainting (a *repeat* pass), takes the whole way only for the nodes that
+/// are not quiet or whose Lease may go stale; every other node is only counted, so it is not
+/// visited at all. Every node was known to the last pass (which made `known` its nodes), so
+/// classifying adds and removes nothing; each zone with nodes is ensured its tainter, as a
+/// full pass does.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone)]
+struct RepeatPlan {
+    /// The Lease period and monitor grace period it was worked out for.
+    timing: (f64, f64),
+    /// Per node: quiet, and its Lease cannot go stale (none, or renewed more often than the
+    /// grace period), so a repeat pass only counts it.
+    skip: Vec<bool>,
+    /// Per zone (`zone_names`): the skipped nodes that count as Ready in it.
+    counted: Vec<usize>,
+    /// The zones (indices into `zone_names`) that have nodes.
+    zones: Vec<usize>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl RepeatPlan {
+    fn new(memo: &NodeMemo, t: &Timing) -> Self {
+        // A running Lease's last renewal is less than a period old (plus rounding): with a
+        // grace period over a second longer, it is never stale.
+        let never_stale = |l: &Option<Lease>| {
+            l.as_ref()
+                .is_none_or(|l| l.running && t.node_lease_period + 1.0 < t.node_monitor_grace)
+        };
+        let native = &memo.native;
+        let mut plan = RepeatPlan {
+            timing: (t.node_lease_period, t.node_monitor_grace),
+            skip: Vec::with_capacity(memo.nodes.len()),
+            counted: vec![0; native.zone_names.len()],
+            zones: Vec::new(),
+        };
+        let mut has_nodes = vec![false; native.zone_names.len()];
+        for i in 0..memo.nodes.len() {
+            let skip = memo.quiet[i] && never_stale(&native.leases[i]);
+            plan.skip.push(skip);
+            let zone = native.zone_ix[i];
+            has_nodes[zone] = true;
+            if skip && !memo.excluded[i] {
+                plan.counted[zone] += 1;
+            }
+        }
+        plan.zones = (0..has_nodes.len()).filter(|&z| has_nodes[z]).collect();
+        plan
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -674,6 +731,48 @@ impl NodeLifecycle {
         (memo, walked)
     }
 
+    /// This pass's `NodeMemo` and (known, stale) per node, and whether it is a repeat pass
+    /// (`RepeatPlan`): then the last pass's memo is kept without listing the nodes, and only
+    /// the nodes a repeat pass visits are checked for staleness.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn read_nodes_from(
+        &mut self,
+        store: &Store,
+        now: Timestamp,
+        t: &Timing,
+    ) -> (Arc<NodeMemo>, Walked, bool) {
+        let objects = store.objects();
+        let same_nodes = || {
+            objects.nodes.len() == self.memo.nodes.len()
+                && objects
+                    .all_nodes()
+                    .zip(&self.memo.nodes)
+                    .all(|(a, b)| Arc::ptr_eq(a, b))
+        };
+        if !self.memo_off
+            && self.memo.native.leases_version == self.leases_version
+            && self.tainters.values().all(|q| q.set.is_empty())
+            && same_nodes()
+        {
+            let memo = self.memo.clone();
+            let plan = memo.native.plan.get_or_init(|| RepeatPlan::new(&memo, t));
+            if plan.timing == (t.node_lease_period, t.node_monitor_grace) {
+                let mut walked = vec![(true, false); memo.nodes.len()];
+                for (i, w) in walked.iter_mut().enumerate() {
+                    if !plan.skip[i] {
+                        w.1 = memo.native.leases[i]
+                            .as_ref()
+                            .is_some_and(|l| is_stale(l, now, t));
+                    }
+                }
+                return (memo, Some(walked), true);
+            }
+        }
+        let listed: Vec<Arc<Node>> = objects.all_nodes().cloned().collect();
+        let (memo, walked) = self.read_nodes(listed, now, t);
+        (memo, walked, false)
+    }
+
     /// Per node of `memo` (in name order): whether `known` has it, and whether its Lease is
     /// stale, found by walking `known` and `leases` beside the node list (see `MEMO`; none
     /// with the memo off).
@@ -938,17 +1037,35 @@ impl NodeLifecycle {
     pub(crate) fn monitor(&mut self, store: &mut Store, s: &mut Sched) -> String {
         let now = s.now;
         let t = s.timing;
+        #[cfg(target_arch = "wasm32")]
         let listed: Vec<Arc<Node>> = store.objects().all_nodes().cloned().collect();
         // Read before anything below writes (nothing below changes a Lease; `known` changes
         // after the loop that reads it).
+        #[cfg(target_arch = "wasm32")]
         let (memo, walked) = self.read_nodes(listed, now, t);
+        // Natively, a repeat pass (`RepeatPlan`) visits only some nodes.
+        #[cfg(not(target_arch = "wasm32"))]
+        let (memo, walked, repeat) = self.read_nodes_from(store, now, t);
+        #[cfg(not(target_arch = "wasm32"))]
+        let plan = if repeat { memo.native.plan.get() } else { None };
         let (nodes, zone_keys) = (&memo.nodes, &memo.zones);
         let mut notes = Vec::new();
 
         // classifyNodes
         let mut added = Vec::new();
         let mut ensured = vec![false; memo.zone_names().len()];
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(plan) = plan {
+            for &z in &plan.zones {
+                self.add_evictor_for_new_zone(&memo.zone_names()[z], t);
+            }
+        }
         for (i, (n, zone)) in nodes.iter().zip(zone_keys).enumerate() {
+            #[cfg(not(target_arch = "wasm32"))]
+            if plan.is_some() {
+                // A repeat pass: every node is known, and its zone was ensured above.
+                break;
+            }
             let name = n.metadata.name.as_deref().unwrap_or_default();
             let known = match &walked {
                 Some(w) => w[i].0,
@@ -1009,8 +1126,16 @@ impl NodeLifecycle {
         let none_queued = MEMO && self.tainters.values().all(|q| q.set.is_empty());
         let mut zones: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         let mut quiet_ready = vec![0; memo.zone_names().len()];
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(plan) = plan {
+            quiet_ready.clone_from(&plan.counted);
+        }
         let mut lost = Vec::new();
         for (i, (n, zone)) in nodes.iter().zip(zone_keys).enumerate() {
+            #[cfg(not(target_arch = "wasm32"))]
+            if plan.is_some_and(|p| p.skip[i]) {
+                continue;
+            }
             let name = n.metadata.name.as_deref().unwrap_or_default();
             let stale = match &walked {
                 Some(w) => w[i].1,

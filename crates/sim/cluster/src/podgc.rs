@@ -45,6 +45,20 @@ fn mark_failed_and_delete(store: &mut Store, p: &Pod, now: Timestamp) -> Option<
 /// `gcTerminated`: beyond `threshold` terminated (Failed or Succeeded) pods, deletes the excess,
 /// evicted pods first, then the oldest (`byEvictionAndCreationTimestamp`).
 fn gc_terminated(store: &mut Store, now: Timestamp, threshold: usize) -> Vec<String> {
+    // Natively the store counts its terminal pods: below the threshold, nothing to list.
+    #[cfg(not(target_arch = "wasm32"))]
+    if store.terminal_pods <= threshold {
+        debug_assert_eq!(
+            store.terminal_pods,
+            store
+                .objects()
+                .all_pods()
+                .filter(|p| controller::pod_util::is_pod_terminal(p))
+                .count(),
+            "the store's count of terminal pods is off"
+        );
+        return Vec::new();
+    }
     let mut terminated: Vec<std::sync::Arc<Pod>> = store
         .objects()
         .all_pods()
@@ -76,6 +90,21 @@ const TAINT_NODE_OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
 pub(crate) struct PodGc {
     /// Vanished node → first tick that saw it missing.
     missing_since: BTreeMap<String, Timestamp>,
+    /// Native builds: what the last tick found of the stored nodes (a cache).
+    #[cfg(not(target_arch = "wasm32"))]
+    seen: Option<NodesSeen>,
+    #[cfg(not(target_arch = "wasm32"))]
+    cache_off: bool,
+}
+
+/// Natively: the stored node objects at a tick, and the orphaned nodes found with them as of
+/// `Store::stray_key_changes` (the same nodes and no key of a node not stored added or removed
+/// since: the same orphaned nodes). The store replaces a node object whenever it changes.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone)]
+struct NodesSeen {
+    nodes: Vec<Arc<Node>>,
+    orphans: Option<(u64, Vec<String>)>,
 }
 
 /// Nodes with bound pods that are not stored (in name order). Both lists are walked side by
@@ -104,6 +133,13 @@ fn node_name(node: &Node) -> &str {
     node.metadata.name.as_deref().unwrap_or_default()
 }
 
+/// Natively: the nodes gcTerminating looks at (out of service and not Ready), counted by the
+/// store.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn out_of_service_not_ready(node: &Node) -> bool {
+    out_of_service(node) && !is_node_ready(node)
+}
+
 fn out_of_service(node: &Node) -> bool {
     node.spec
         .as_ref()
@@ -116,6 +152,18 @@ fn out_of_service(node: &Node) -> bool {
 /// first, then oldest, then by name). The nodes are walked beside the nodes with pods, both in
 /// name order (a lookup per node allocated its key, every tick, for every node).
 fn terminating_out_of_service(store: &Store) -> Vec<Arc<Pod>> {
+    // Natively the store counts the nodes out of service and not Ready: without one, no walk.
+    #[cfg(not(target_arch = "wasm32"))]
+    if store.out_of_service_not_ready == 0 {
+        debug_assert!(
+            !store
+                .objects()
+                .all_nodes()
+                .any(|n| out_of_service_not_ready(n)),
+            "the store's count of out-of-service nodes is off"
+        );
+        return Vec::new();
+    }
     let mut pods = Vec::new();
     let mut nodes = store.objects().all_nodes().peekable();
     for name in store.nodes_with_pods() {
@@ -151,6 +199,55 @@ fn terminating_out_of_service(store: &Store) -> Vec<Arc<Pod>> {
 }
 
 impl PodGc {
+    /// Natively: what this tick finds of the stored nodes, kept while the node objects are
+    /// the same.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn nodes_seen(&mut self, store: &Store) -> &mut NodesSeen {
+        let objects = store.objects();
+        let same = self.seen.as_ref().is_some_and(|seen| {
+            seen.nodes.len() == objects.nodes.len()
+                && objects
+                    .all_nodes()
+                    .zip(&seen.nodes)
+                    .all(|(a, b)| Arc::ptr_eq(a, b))
+        });
+        let seen = match self.seen.take() {
+            Some(seen) if same && !self.cache_off => seen,
+            _ => NodesSeen {
+                nodes: objects.all_nodes().cloned().collect(),
+                orphans: None,
+            },
+        };
+        self.seen.insert(seen)
+    }
+
+    /// Natively, with `false` every tick walks the nodes afresh (the caches' differential
+    /// test).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn set_cache(&mut self, on: bool) {
+        self.cache_off = !on;
+        self.seen = None;
+    }
+
+    /// Natively: `orphan_nodes`, kept while the nodes and `Store::stray_key_changes` are the
+    /// same (debug builds check it against a fresh walk).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn orphans(&mut self, store: &Store) -> Vec<String> {
+        let changes = store.stray_key_changes;
+        let cache_off = self.cache_off;
+        let seen = self.nodes_seen(store);
+        let orphans = match &seen.orphans {
+            Some((at, orphans)) if *at == changes && !cache_off => orphans.clone(),
+            _ => {
+                let orphans = orphan_nodes(store);
+                seen.orphans = Some((changes, orphans.clone()));
+                orphans
+            }
+        };
+        debug_assert_eq!(orphans, orphan_nodes(store), "kept orphaned nodes differ");
+        orphans
+    }
+
     pub(crate) fn tick(&mut self, store: &mut Store, s: &mut Sched) -> String {
         let now = s.now;
         // `gc` runs gcTerminated, gcTerminating, then gcOrphaned.
@@ -168,6 +265,9 @@ impl PodGc {
                 deleted.push(name);
             }
         }
+        #[cfg(not(target_arch = "wasm32"))]
+        let missing = self.orphans(store);
+        #[cfg(target_arch = "wasm32")]
         let missing = orphan_nodes(store);
         self.missing_since.retain(|n, _| missing.contains(n));
         for node in missing {

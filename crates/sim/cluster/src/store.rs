@@ -405,6 +405,19 @@ pub struct Store {
     pub(crate) objects: Objects,
     /// node name → pods bound to it (spec.nodeName), for the node-local actors.
     pods_by_node: BTreeMap<String, BTreeSet<NsName>>,
+    /// Native builds: counts the keys of `pods_by_node` that were not stored nodes when added
+    /// or removed (with the same nodes, pod GC's orphaned nodes are the same while it does not
+    /// change).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) stray_key_changes: u64,
+    /// Native builds: how many stored pods are terminal (Failed or Succeeded), for pod GC's
+    /// gcTerminated, which has nothing to do below its threshold.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) terminal_pods: usize,
+    /// Native builds: how many stored nodes are out of service and not Ready, for pod GC's
+    /// gcTerminating, which has nothing to look at without one.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) out_of_service_not_ready: usize,
     events: EventLog,
     /// The recorders' correlation (aggregation, dedup, spam filter), as client-go's.
     correlator: EventCorrelator,
@@ -526,6 +539,12 @@ impl Store {
         Store {
             objects: Objects::default(),
             pods_by_node: BTreeMap::new(),
+            #[cfg(not(target_arch = "wasm32"))]
+            stray_key_changes: 0,
+            #[cfg(not(target_arch = "wasm32"))]
+            terminal_pods: 0,
+            #[cfg(not(target_arch = "wasm32"))]
+            out_of_service_not_ready: 0,
             events: EventLog::default(),
             correlator: EventCorrelator::default(),
             names_drawn: SharedMap::default(),
@@ -620,7 +639,26 @@ impl Store {
             .extend(kinds.into_iter().map(|kind| TraceEntry { t, kind }));
     }
 
+    /// Natively: a key of `pods_by_node` was added or removed; counted when it names no
+    /// stored node.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn note_key_change(&mut self, node: &str) {
+        if !self
+            .objects
+            .nodes
+            .contains_key(&(String::new(), node.to_string()))
+        {
+            self.stray_key_changes += 1;
+        }
+    }
+
     fn index_pod(&mut self, old: Option<&Pod>, new: Option<&Pod>) {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let terminal = |p: Option<&Pod>| p.is_some_and(controller::pod_util::is_pod_terminal);
+            self.terminal_pods =
+                self.terminal_pods + terminal(new) as usize - terminal(old) as usize;
+        }
         let node_of = |p: &Pod| controller::pod_util::node_name(p).to_string();
         if let Some(o) = old {
             let n = node_of(o);
@@ -629,6 +667,8 @@ impl Store {
                     set.remove(&key_of(&o.metadata));
                     if set.is_empty() {
                         self.pods_by_node.remove(&n);
+                        #[cfg(not(target_arch = "wasm32"))]
+                        self.note_key_change(&n);
                     }
                 }
             }
@@ -636,6 +676,10 @@ impl Store {
         if let Some(p) = new {
             let n = node_of(p);
             if !n.is_empty() {
+                #[cfg(not(target_arch = "wasm32"))]
+                if !self.pods_by_node.contains_key(&n) {
+                    self.note_key_change(&n);
+                }
                 self.pods_by_node
                     .entry(n)
                     .or_default()
@@ -1274,7 +1318,22 @@ macro_rules! no_index {
         }
     )*};
 }
-no_index!(DaemonSet, Node, ControllerRevision);
+no_index!(DaemonSet, ControllerRevision);
+
+impl PodIndex<Node> for Store {
+    /// Natively: keeps the count of nodes out of service and not Ready (pod GC).
+    fn reindex(&mut self, old: Option<&Node>, new: Option<&Node>) {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let counted =
+                |n: Option<&Node>| n.is_some_and(crate::podgc::out_of_service_not_ready) as usize;
+            self.out_of_service_not_ready =
+                self.out_of_service_not_ready + counted(new) - counted(old);
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = (old, new);
+    }
+}
 
 /// An ObjectReference to a stored object.
 pub(crate) fn reference(kind: &str, api_version: &str, meta: &ObjectMeta) -> ObjectReference {

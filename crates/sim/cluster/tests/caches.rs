@@ -44,6 +44,17 @@ fn busy(seed: u64, caches: bool) -> Cluster {
         c.add_node(node(&format!("extra{i}"), labels[i % 4], vec![]))
             .unwrap();
     }
+    // A node left out of the counts in zone b, which will lose its other node for good
+    // (fully disrupted only while the excluded node is not counted).
+    c.add_node(node(
+        "xb",
+        &[
+            ("topology.kubernetes.io/zone", "b"),
+            ("node.kubernetes.io/exclude-disruption", ""),
+        ],
+        vec![],
+    ))
+    .unwrap();
     // Zone d: three of its four nodes will be lost at once (a partial disruption: a zone this
     // small then taints nothing).
     for i in 0..4 {
@@ -115,8 +126,8 @@ fn the_controller_caches_change_nothing_in_the_trace() {
 }
 
 /// Random node and workload actions drawn from `seed` (nodes in three zones come and go, stop
-/// and start, get relabelled and tainted; rollouts of three DaemonSets, one waiting
-/// minReadySeconds, one surging; failed pods), then settling, with or
+/// and start, get relabelled, left out of the zone counts and tainted; rollouts of three
+/// DaemonSets, one waiting minReadySeconds, one surging; failed pods), then settling, with or
 /// without the caches. Errors (a node already gone, say) are part of the scenario.
 fn random(seed: u64, caches: bool) -> Cluster {
     let mut c = kind_cluster(seed);
@@ -155,11 +166,16 @@ fn random(seed: u64, caches: bool) -> Cluster {
             4 => c.start_node(&n),
             5 => {
                 let zone = zones[d.below(3) as usize];
+                let exclude = d.below(3) == 0;
                 c.update_node(&n, |node| {
-                    node.metadata
-                        .labels
-                        .get_or_insert_with(Default::default)
-                        .insert("topology.kubernetes.io/zone".into(), zone.into());
+                    let labels = node.metadata.labels.get_or_insert_with(Default::default);
+                    labels.insert("topology.kubernetes.io/zone".into(), zone.into());
+                    // Sometimes left out of the zone counts, or counted again.
+                    let key = "node.kubernetes.io/exclude-disruption";
+                    match exclude {
+                        true => labels.insert(key.into(), String::new()),
+                        false => labels.remove(key),
+                    };
                 })
             }
             6 => {

@@ -221,6 +221,9 @@ pub(super) struct DigestSet {
     totals: Totals,
     /// The nodes that are not quiet in `manage`, in node order.
     loud: Arc<std::collections::BTreeSet<u32>>,
+    /// `rollingUpdate`'s entries (nodes with pods, and desired nodes), in node order; `None`
+    /// after an edit changed which nodes they are (made again when next asked).
+    entries: Option<Arc<Vec<u32>>>,
 }
 
 /// The pods of a sync's node view, per node, as `PerNode` keeps them, with its edit log.
@@ -236,9 +239,15 @@ pub(crate) struct DigestView {
     digests: Arc<Vec<Digest>>,
     totals: Totals,
     loud: Arc<std::collections::BTreeSet<u32>>,
+    entries: Arc<Vec<u32>>,
 }
 
 impl DigestView {
+    /// How many nodes have pods in the map (`NodeView::lists_every_entry`'s count).
+    pub(crate) fn entries_with_pods(&self) -> usize {
+        self.totals.entries as usize
+    }
+
     /// `podsShouldBeOnNode` does nothing on node `i` (see `Digest::quiet_in_manage`).
     pub(crate) fn quiet(&self, i: usize, should: ShouldRun, surge: bool) -> bool {
         self.digests[i].quiet_in_manage(should, surge)
@@ -279,6 +288,7 @@ impl DaemonSetsController {
             digests: Arc::new(Vec::new()),
             totals: Totals::default(),
             loud: Arc::default(),
+            entries: None,
         });
         let same_key = set.update_key.0 == hash && set.update_key.1 == generation;
         let same_view = set.view.as_ref().is_some_and(|v| Arc::ptr_eq(v, nodes));
@@ -311,14 +321,19 @@ impl DaemonSetsController {
                     .map(|i| i as u32)
                     .collect(),
             );
+            set.entries = None;
         } else if set.consumed < slots.edits.len() {
             let digests = Arc::make_mut(&mut set.digests);
             let loud = Arc::make_mut(&mut set.loud);
             for &i in &slots.edits[set.consumed..] {
                 let (at, should) = (i as usize, nodes.should[i as usize]);
+                let was_entry = digests[at].exists;
                 set.totals.add(&digests[at], should, -1);
                 digests[at] = Digest::of(facts, &slots.pods[at], hash, generation);
                 set.totals.add(&digests[at], should, 1);
+                if digests[at].exists != was_entry && !should.should_run {
+                    set.entries = None;
+                }
                 if digests[at].quiet_in_manage(should, surge) {
                     loud.remove(&i);
                 } else {
@@ -345,11 +360,24 @@ impl DaemonSetsController {
                 set.loud.iter().map(|&i| i as usize).eq(loud),
                 "quiet nodes kept differ"
             );
+            if let Some(entries) = &set.entries {
+                let fresh = (0..n).filter(|&i| fresh[i].exists || nodes.should[i].should_run);
+                assert!(
+                    entries.iter().map(|&i| i as usize).eq(fresh),
+                    "entries kept differ"
+                );
+            }
         }
+        let digests = &set.digests;
+        let entries = set.entries.get_or_insert_with(|| {
+            let entry = |i: &usize| digests[*i].exists || nodes.should[*i].should_run;
+            Arc::new((0..n).filter(entry).map(|i| i as u32).collect())
+        });
         Some(DigestView {
             digests: set.digests.clone(),
             totals: set.totals,
             loud: set.loud.clone(),
+            entries: entries.clone(),
         })
     }
 
@@ -379,8 +407,6 @@ impl DaemonSetsController {
         }
         let mrs = ds.spec.min_ready_seconds.unwrap_or(0);
         let digests = &view.digests;
-        // R-RU-1's entries: nodes with pods, and desired nodes.
-        let entry = |i: usize| digests[i].exists || nodes.should[i].should_run;
         // The order only picks which unavailable old pods are listed first and which available
         // ones are taken: with neither to do, the answer is empty in any order, and the
         // shuffle is not drawn. Without minReadySeconds the counts are the totals'.
@@ -388,8 +414,8 @@ impl DaemonSetsController {
             (t.unsettled + t.new_unready, t.old_unready, t.old_ready)
         } else {
             let mut counts = (0, 0, 0);
-            for i in (0..digests.len()).filter(|&i| entry(i)) {
-                match digests[i].found {
+            for &i in view.entries.iter() {
+                match digests[i as usize].found {
                     Found::Conflict | Found::Neither | Found::Both => counts.0 += 1,
                     Found::New(r) => counts.0 += !r.available(mrs, now) as i32,
                     Found::Old(r, _) if r.available(mrs, now) => counts.2 += 1,
@@ -402,12 +428,25 @@ impl DaemonSetsController {
         if old_unavailable == 0 && (remaining <= 0 || old_available == 0) {
             return Ok(Some(Vec::new()));
         }
-        // The same shuffle of as many entries as `rolling_update` makes.
-        let mut order: Vec<u32> = (0..digests.len())
-            .filter(|&i| entry(i))
-            .map(|i| i as u32)
-            .collect();
+        // R-RU-1's entries (nodes with pods, and desired nodes), in the same shuffle of as many
+        // entries as `rolling_update` makes.
+        let mut order = view.entries.to_vec();
         self.order.shuffle(Site::RollingUpdate, &mut order);
+        if old_unavailable == 0 {
+            // With something left to take, the count of unavailable nodes never reaches
+            // maxUnavailable on the way: the first available old pods in the order are taken.
+            let available_old = |&i: &u32| match digests[i as usize].found {
+                Found::Old(r, at) if r.available(mrs, now) => {
+                    Some(pod_name(&per_node[i as usize][at as usize]))
+                }
+                _ => None,
+            };
+            let taken = order
+                .iter()
+                .filter_map(available_old)
+                .take(remaining as usize);
+            return Ok(Some(taken.collect()));
+        }
         Ok(Some(replacements(
             digests,
             per_node,

@@ -367,7 +367,10 @@ impl DaemonSetsController {
     /// last sync for these claim inputs, or a listing not in (namespace, name) order).
     #[cfg_attr(
         not(target_arch = "wasm32"),
-        allow(clippy::too_many_arguments, reason = "natively, the diff from the change log")
+        allow(
+            clippy::too_many_arguments,
+            reason = "natively, the diff from the change log"
+        )
     )]
     fn update_map_across<C: Client + ?Sized>(
         &mut self,
