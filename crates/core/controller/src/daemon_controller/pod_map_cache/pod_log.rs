@@ -48,11 +48,8 @@ impl DaemonSetsController {
         version: Option<u64>,
         include_deleted_terminal: bool,
     ) -> Result<Option<Arc<NodeToDaemonPods>>, SyncError> {
-        let Some(across) = self
-            .maps_across
-            .get(across_key)
-            .filter(|a| a.sorted && a.same_claim_inputs(ds))
-        else {
+        // (`update_map_across` checks the claim inputs before it changes anything.)
+        let Some(across) = self.maps_across.get(across_key).filter(|a| a.sorted) else {
             return Ok(None);
         };
         let ns = ds.metadata.namespace.as_deref().unwrap_or("");
