@@ -742,17 +742,10 @@ impl NodeLifecycle {
         t: &Timing,
     ) -> (Arc<NodeMemo>, Walked, bool) {
         let objects = store.objects();
-        let same_nodes = || {
-            objects.nodes.len() == self.memo.nodes.len()
-                && objects
-                    .all_nodes()
-                    .zip(&self.memo.nodes)
-                    .all(|(a, b)| Arc::ptr_eq(a, b))
-        };
         if !self.memo_off
             && self.memo.native.leases_version == self.leases_version
             && self.tainters.values().all(|q| q.set.is_empty())
-            && same_nodes()
+            && objects.nodes_are(&self.memo.nodes)
         {
             let memo = self.memo.clone();
             let plan = memo.native.plan.get_or_init(|| RepeatPlan::new(&memo, t));

@@ -204,13 +204,10 @@ impl PodGc {
     #[cfg(not(target_arch = "wasm32"))]
     fn nodes_seen(&mut self, store: &Store) -> &mut NodesSeen {
         let objects = store.objects();
-        let same = self.seen.as_ref().is_some_and(|seen| {
-            seen.nodes.len() == objects.nodes.len()
-                && objects
-                    .all_nodes()
-                    .zip(&seen.nodes)
-                    .all(|(a, b)| Arc::ptr_eq(a, b))
-        });
+        let same = self
+            .seen
+            .as_ref()
+            .is_some_and(|seen| objects.nodes_are(&seen.nodes));
         let seen = match self.seen.take() {
             Some(seen) if same && !self.cache_off => seen,
             _ => NodesSeen {

@@ -140,6 +140,14 @@ impl Objects {
         self.nodes.values()
     }
 
+    /// Natively: whether the stored node objects are exactly `kept`, in order (the store
+    /// replaces a node object whenever it changes, so the same objects mean the same nodes).
+    /// A walk of pointers: no node object is read.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn nodes_are(&self, kept: &[Arc<Node>]) -> bool {
+        self.nodes.len() == kept.len() && self.all_nodes().zip(kept).all(|(a, b)| Arc::ptr_eq(a, b))
+    }
+
     pub fn all_revisions(&self) -> impl Iterator<Item = &Arc<ControllerRevision>> {
         self.revisions.values()
     }
