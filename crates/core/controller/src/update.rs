@@ -129,13 +129,14 @@ impl DaemonSetsController {
         // R-RU-1: every desired node gets an entry, empty if it has no pods. Entries are built
         // in node-name order, one per name, then visited in the sync's map order (below).
         let per_node = self.per_node(ds, nodes, &map, 0);
-        // Native builds: without surge, the replacements from the per-node digests
+        // Native builds: the deletions and creations from the per-node digests
         // (`node_digest.rs`); debug builds find them both ways and compare.
         #[cfg(not(target_arch = "wasm32"))]
-        let from_digests = self.replacements_from_digests(ds, nodes, &map, &per_node, hash, now)?;
+        let from_digests =
+            self.replacements_from_digests(c, ds, nodes, &map, &per_node, hash, now)?;
         #[cfg(all(not(target_arch = "wasm32"), not(debug_assertions)))]
-        if let Some(replacements) = &from_digests {
-            return self.sync_nodes(c, ds, replacements, &[], hash, now);
+        if let Some((delete, create)) = &from_digests {
+            return self.sync_nodes(c, ds, delete, create, hash, now);
         }
         let (entries, desired) = if nodes.lists_every_entry(&per_node, &map) {
             // The map's entries and the desired nodes without one, in node-list order (which
@@ -216,7 +217,7 @@ impl DaemonSetsController {
             );
             #[cfg(not(target_arch = "wasm32"))]
             assert!(
-                from_digests.is_none_or(|r| r == allowed_replacements),
+                from_digests.is_none_or(|r| r.0 == allowed_replacements && r.1.is_empty()),
                 "replacements from the digests differ"
             );
             return self.sync_nodes(c, ds, &allowed_replacements, &[], hash, now);
@@ -292,6 +293,11 @@ impl DaemonSetsController {
         }
         let remaining = (max_surge - num_surge).clamp(0, candidate_new_nodes.len() as i32);
         allowed_new_nodes.extend(candidate_new_nodes.into_iter().take(remaining as usize));
+        #[cfg(not(target_arch = "wasm32"))]
+        assert!(
+            from_digests.is_none_or(|r| r.0 == old_pods_to_delete && r.1 == allowed_new_nodes),
+            "surge replacements from the digests differ"
+        );
         self.sync_nodes(c, ds, &old_pods_to_delete, &allowed_new_nodes, hash, now)
     }
 }

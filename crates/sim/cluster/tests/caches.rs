@@ -218,3 +218,46 @@ fn the_caches_change_nothing_in_random_scenarios() {
         assert!(warm == cold, "seed {seed}: the caches changed the trace");
     }
 }
+
+/// A surging rollout while nodes stop being eligible but keep their pods (a NoSchedule taint
+/// the DaemonSet does not tolerate), as upstream's integration test
+/// `TestDaemonSetRollingUpdateWithTolerations` plays it: an old pod on such a node goes only
+/// when more pods elsewhere are available than are desired (R-RU-12), which counts the old
+/// pods beside a surging new one. Nodes are tainted at different moments of the rollout.
+fn surge_with_tolerations(seed: u64, caches: bool) -> Cluster {
+    let mut c = kind_cluster(seed);
+    c.set_controller_caches(caches);
+    for i in 0..4 {
+        c.add_node(node(&format!("extra{i}"), &[], vec![])).unwrap();
+    }
+    let surge = Busybox {
+        strategy: "  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 2\n      maxUnavailable: 0\n",
+        ..Busybox::rolling("surge", 1)
+    };
+    c.apply(surge.daemon_set()).unwrap();
+    c.advance(secs(30.0));
+    set_env(&mut c, "surge", "2");
+    let untolerated = || vec![taint("k42", "x", "NoSchedule")];
+    for (i, wait) in [0.5, 1.5, 2.0, 3.5].into_iter().enumerate() {
+        c.advance(secs(wait + seed as f64 * 0.25));
+        let name = ["worker2", "extra1", "worker4", "extra3"][i];
+        set_taints(&mut c, name, untolerated());
+    }
+    c.settle(secs(120.0));
+    set_taints(&mut c, "extra1", vec![]);
+    set_env(&mut c, "surge", "3");
+    c.advance(secs(2.0));
+    set_taints(&mut c, "worker", untolerated());
+    c.settle(secs(120.0));
+    c
+}
+
+#[test]
+fn the_caches_change_nothing_in_a_surging_rollout_as_nodes_stop_being_eligible() {
+    for seed in 0..8 {
+        let warm = to_json_lines(surge_with_tolerations(seed, true).trace());
+        let cold = to_json_lines(surge_with_tolerations(seed, false).trace());
+        assert!(warm.len() > 200, "seed {seed}: too little happened");
+        assert!(warm == cold, "seed {seed}: the caches changed the trace");
+    }
+}

@@ -23,6 +23,7 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::jiff::Timestamp;
 
 use super::{ds_key, DaemonSetsController, NodeToDaemonPods, NodeView, StatusCounts, SyncError};
+use crate::client::Client;
 use crate::map_order::Site;
 use crate::pod_facts::{Phase, PodFacts};
 use crate::pod_util::{by_creation_timestamp_and_phase, ready_long_enough};
@@ -56,7 +57,9 @@ enum Found {
     /// Two new or two old live pods: `None` upstream.
     Conflict,
     Neither,
-    Both,
+    /// One updated and one old live pod: the updated one's readiness, the old one's, and the
+    /// old one's index among the node's pods.
+    Both(Readiness, Readiness, u32),
     /// Only an updated pod.
     New(Readiness),
     /// Only an old pod: its readiness and its index among the node's pods.
@@ -119,7 +122,9 @@ impl Digest {
         d.found = match (conflict, new, old) {
             (true, _, _) => Found::Conflict,
             (false, None, None) => Found::Neither,
-            (false, Some(_), Some(_)) => Found::Both,
+            (false, Some(n), Some(o)) => {
+                Found::Both(readiness(facts, n), readiness(facts, o), o as u32)
+            }
             (false, Some(n), None) => Found::New(readiness(facts, n)),
             (false, None, Some(o)) => Found::Old(readiness(facts, o), o as u32),
         };
@@ -195,7 +200,7 @@ impl Totals {
             return;
         }
         let count = match d.found {
-            Found::Conflict | Found::Neither | Found::Both => &mut self.unsettled,
+            Found::Conflict | Found::Neither | Found::Both(..) => &mut self.unsettled,
             Found::New(r) if r.ready => &mut self.new_ready,
             Found::New(_) => &mut self.new_unready,
             Found::Old(r, _) if r.ready => &mut self.old_ready,
@@ -381,18 +386,21 @@ impl DaemonSetsController {
         })
     }
 
-    /// R-RU-6..8 from the digests: the pods `rolling_update` replaces when the DaemonSet does
-    /// not surge. `None` where the digests do not apply: off, a surging DaemonSet, or a pod
-    /// map entry of a node not listed (the upstream-shaped pass handles those).
-    pub(crate) fn replacements_from_digests(
+    /// R-RU-6..13 from the digests: what `rolling_update` passes to `sync_nodes`, the pods to
+    /// delete and the nodes to create an updated pod on. `None` where the digests do not
+    /// apply: off, or a pod map entry of a node not listed (the upstream-shaped pass handles
+    /// those).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn replacements_from_digests<C: Client + ?Sized>(
         &mut self,
+        c: &mut C,
         ds: &DaemonSet,
         nodes: &Arc<NodeView>,
         map: &Arc<NodeToDaemonPods>,
         per_node: &[Vec<Arc<Pod>>],
         hash: &str,
         now: Timestamp,
-    ) -> Result<Option<Vec<String>>, SyncError> {
+    ) -> Result<Option<Replacements>, SyncError> {
         let Some(view) = self.node_digests(ds, nodes, map, hash) else {
             return Ok(None);
         };
@@ -401,11 +409,34 @@ impl DaemonSetsController {
             // An entry of a node not listed, or a node name listed twice.
             return Ok(None);
         }
-        let (max_surge, max_unavailable, _) = updated_desired_node_counts(ds, t.desired)?;
-        if max_surge != 0 {
-            return Ok(None);
-        }
+        let (max_surge, max_unavailable, desired) = updated_desired_node_counts(ds, t.desired)?;
         let mrs = ds.spec.min_ready_seconds.unwrap_or(0);
+        if max_surge != 0 {
+            let surge = Surge {
+                max_surge,
+                desired,
+                min_ready_seconds: mrs,
+                now,
+            };
+            return Ok(Some(
+                self.surge_from_digests(c, ds, &view, nodes, per_node, surge),
+            ));
+        }
+        let deletions = self.deletions_from_digests(&view, per_node, max_unavailable, mrs, now);
+        Ok(Some((deletions, Vec::new())))
+    }
+
+    /// R-RU-6..8 from the digests, for a DaemonSet that does not surge: the old pods to
+    /// replace within maxUnavailable.
+    fn deletions_from_digests(
+        &self,
+        view: &DigestView,
+        per_node: &[Vec<Arc<Pod>>],
+        max_unavailable: i32,
+        mrs: i32,
+        now: Timestamp,
+    ) -> Vec<String> {
+        let t = view.totals;
         let digests = &view.digests;
         // The order only picks which unavailable old pods are listed first and which available
         // ones are taken: with neither to do, the answer is empty in any order, and the
@@ -416,7 +447,7 @@ impl DaemonSetsController {
             let mut counts = (0, 0, 0);
             for &i in view.entries.iter() {
                 match digests[i as usize].found {
-                    Found::Conflict | Found::Neither | Found::Both => counts.0 += 1,
+                    Found::Conflict | Found::Neither | Found::Both(..) => counts.0 += 1,
                     Found::New(r) => counts.0 += !r.available(mrs, now) as i32,
                     Found::Old(r, _) if r.available(mrs, now) => counts.2 += 1,
                     Found::Old(..) => counts.1 += 1,
@@ -426,7 +457,7 @@ impl DaemonSetsController {
         };
         let remaining = max_unavailable - unavailable - old_unavailable;
         if old_unavailable == 0 && (remaining <= 0 || old_available == 0) {
-            return Ok(Some(Vec::new()));
+            return Vec::new();
         }
         // R-RU-1's entries (nodes with pods, and desired nodes), in the same shuffle of as many
         // entries as `rolling_update` makes.
@@ -445,16 +476,103 @@ impl DaemonSetsController {
                 .iter()
                 .filter_map(available_old)
                 .take(remaining as usize);
-            return Ok(Some(taken.collect()));
+            return taken.collect();
         }
-        Ok(Some(replacements(
-            digests,
-            per_node,
-            &order,
-            max_unavailable,
-            mrs,
-            now,
-        )))
+        replacements(digests, per_node, &order, max_unavailable, mrs, now)
+    }
+
+    /// R-RU-11..13 from the digests, for a DaemonSet that surges: the old pods to delete and
+    /// the nodes to surge onto. The surge in use (two pods of a kind on a node, or an updated
+    /// pod not yet available beside an old one) does not depend on the order; where it has
+    /// reached maxSurge and no node has anything else to do, the answer is empty in any order
+    /// and the shuffle is not drawn. Otherwise the nodes are visited as `rolling_update`
+    /// visits them, each answering from its digest and its view's `ShouldRun` (the
+    /// `NodeShouldRunDaemonPod` of the same node object the lister returns).
+    fn surge_from_digests<C: Client + ?Sized>(
+        &self,
+        c: &mut C,
+        ds: &DaemonSet,
+        view: &DigestView,
+        nodes: &NodeView,
+        per_node: &[Vec<Arc<Pod>>],
+        surge: Surge,
+    ) -> Replacements {
+        let digests = &view.digests;
+        let available = |r: Readiness| r.available(surge.min_ready_seconds, surge.now);
+        let (mut surging, mut acting, mut num_available, mut misplaced) = (0, 0, 0, 0);
+        for &i in view.entries.iter() {
+            let should_run = nodes.should[i as usize].should_run;
+            match digests[i as usize].found {
+                Found::Conflict => surging += 1,
+                Found::Neither => {}
+                Found::New(r) => num_available += available(r) as i32,
+                Found::Old(r, _) if available(r) => {
+                    num_available += 1;
+                    misplaced += !should_run as i32;
+                }
+                Found::Old(..) => acting += 1,
+                Found::Both(new, old, _) => {
+                    num_available += available(old) as i32;
+                    if available(new) {
+                        acting += 1;
+                    } else {
+                        surging += 1;
+                    }
+                }
+            }
+        }
+        if surging >= surge.max_surge
+            && acting == 0
+            && (misplaced == 0 || num_available <= surge.desired)
+        {
+            return (Vec::new(), Vec::new());
+        }
+        let mut order = view.entries.to_vec();
+        self.order.shuffle(Site::RollingUpdate, &mut order);
+        let mut old_pods_to_delete = Vec::new();
+        let mut should_not_run_pods_to_delete = Vec::new();
+        let mut candidate_new_nodes = Vec::new();
+        let mut allowed_new_nodes = Vec::new();
+        let mut num_surge = 0;
+        for &i in &order {
+            let i = i as usize;
+            let old_name = |at: u32| pod_name(&per_node[i][at as usize]);
+            let should_run = nodes.should[i].should_run;
+            match digests[i].found {
+                Found::Conflict => num_surge += 1,
+                Found::Neither | Found::New(_) => {}
+                Found::Old(r, at) if !available(r) => {
+                    if should_run {
+                        allowed_new_nodes.push(nodes.names[i].clone());
+                    } else {
+                        old_pods_to_delete.push(old_name(at));
+                    }
+                }
+                Found::Old(_, at) => {
+                    if !should_run {
+                        should_not_run_pods_to_delete.push(old_name(at));
+                    } else if num_surge < surge.max_surge {
+                        candidate_new_nodes.push(nodes.names[i].clone());
+                    }
+                }
+                Found::Both(new, _, _) if !available(new) => num_surge += 1,
+                Found::Both(_, _, at) => old_pods_to_delete.push(old_name(at)),
+            }
+        }
+        debug_assert_eq!(num_surge, surging, "the surge in use depends on the order");
+        let deletable = num_available - surge.desired;
+        if deletable > 0 {
+            let ns = ds.metadata.namespace.as_deref().unwrap_or("");
+            let n = (deletable as usize).min(should_not_run_pods_to_delete.len());
+            for name in &should_not_run_pods_to_delete[..n] {
+                if c.pod(ns, name).is_some() {
+                    old_pods_to_delete.push(name.clone());
+                }
+            }
+        }
+        let remaining = (surge.max_surge - num_surge).clamp(0, candidate_new_nodes.len() as i32);
+        allowed_new_nodes.extend(candidate_new_nodes.into_iter().take(remaining as usize));
+        (old_pods_to_delete, allowed_new_nodes)
     }
 
     /// R-ST-1..5 from the digests: the totals without minReadySeconds, else one pass over
@@ -546,7 +664,7 @@ fn replacements(
     for &i in order {
         let i = i as usize;
         match digests[i].found {
-            Found::Conflict | Found::Neither | Found::Both => num_unavailable += 1,
+            Found::Conflict | Found::Neither | Found::Both(..) => num_unavailable += 1,
             Found::New(r) => num_unavailable += !r.available(min_ready_seconds, now) as i32,
             Found::Old(r, at) => {
                 if !r.available(min_ready_seconds, now) {
@@ -570,6 +688,18 @@ fn replacements(
 
 fn pod_name(pod: &Pod) -> String {
     pod.metadata.name.clone().unwrap_or_default()
+}
+
+/// What `rolling_update` hands `sync_nodes`: the pods to delete, the nodes to create on.
+pub(crate) type Replacements = (Vec<String>, Vec<String>);
+
+/// A surging rolling update's numbers (R-RU-1..3) and the time availability is read at.
+#[derive(Debug, Clone, Copy)]
+struct Surge {
+    max_surge: i32,
+    desired: i32,
+    min_ready_seconds: i32,
+    now: Timestamp,
 }
 
 /// The digests kept per DaemonSet key.
