@@ -274,6 +274,9 @@ pub(crate) struct NodeLifecycle {
     /// What the last monitor pass read off each node object (shared by checkpoints).
     #[cfg(not(target_arch = "wasm32"))]
     memo: Arc<NodeMemo>,
+    /// The store's `nodes_stamp` when `memo`'s nodes were listed (0: none).
+    #[cfg(not(target_arch = "wasm32"))]
+    memo_stamp: u64,
     /// `memo` is not used: see [`NodeLifecycle::set_memo`].
     memo_off: bool,
     /// Counts the changes of `leases` (for `NativeMemo::leases`).
@@ -745,8 +748,12 @@ impl NodeLifecycle {
         if !self.memo_off
             && self.memo.native.leases_version == self.leases_version
             && self.tainters.values().all(|q| q.set.is_empty())
-            && objects.nodes_are(&self.memo.nodes)
+            && store.nodes_stamp == self.memo_stamp
         {
+            debug_assert!(
+                objects.nodes_are(&self.memo.nodes),
+                "nodes changed, stamp not"
+            );
             let memo = self.memo.clone();
             let plan = memo.native.plan.get_or_init(|| RepeatPlan::new(&memo, t));
             if plan.timing == (t.node_lease_period, t.node_monitor_grace) {
@@ -763,6 +770,7 @@ impl NodeLifecycle {
         }
         let listed: Vec<Arc<Node>> = objects.all_nodes().cloned().collect();
         let (memo, walked) = self.read_nodes(listed, now, t);
+        self.memo_stamp = if self.memo_off { 0 } else { store.nodes_stamp };
         (memo, walked, false)
     }
 
@@ -819,6 +827,7 @@ impl NodeLifecycle {
         #[cfg(not(target_arch = "wasm32"))]
         {
             self.memo = Arc::default();
+            self.memo_stamp = 0;
         }
     }
 

@@ -103,6 +103,9 @@ pub(crate) struct PodGc {
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug, Clone)]
 struct NodesSeen {
+    /// The store's `nodes_stamp` when `nodes` were listed.
+    stamp: u64,
+    /// The node objects (debug builds check the stamp against them).
     nodes: Vec<Arc<Node>>,
     orphans: Option<(u64, Vec<String>)>,
 }
@@ -207,10 +210,14 @@ impl PodGc {
         let same = self
             .seen
             .as_ref()
-            .is_some_and(|seen| objects.nodes_are(&seen.nodes));
+            .is_some_and(|seen| seen.stamp == store.nodes_stamp);
         let seen = match self.seen.take() {
-            Some(seen) if same && !self.cache_off => seen,
+            Some(seen) if same && !self.cache_off => {
+                debug_assert!(objects.nodes_are(&seen.nodes), "nodes changed, stamp not");
+                seen
+            }
             _ => NodesSeen {
+                stamp: store.nodes_stamp,
                 nodes: objects.all_nodes().cloned().collect(),
                 orphans: None,
             },

@@ -142,7 +142,7 @@ impl Objects {
 
     /// Natively: whether the stored node objects are exactly `kept`, in order (the store
     /// replaces a node object whenever it changes, so the same objects mean the same nodes).
-    /// A walk of pointers: no node object is read.
+    /// A walk of pointers: debug builds check `Store::nodes_stamp` against it.
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn nodes_are(&self, kept: &[Arc<Node>]) -> bool {
         self.nodes.len() == kept.len() && self.all_nodes().zip(kept).all(|(a, b)| Arc::ptr_eq(a, b))
@@ -426,6 +426,12 @@ pub struct Store {
     /// gcTerminating, which has nothing to look at without one.
     #[cfg(not(target_arch = "wasm32"))]
     pub(crate) out_of_service_not_ready: usize,
+    /// Native builds: a number no other content of the node table has had in this process,
+    /// drawn afresh whenever a node is written or removed (a clone keeps it, with the same
+    /// node objects). What is remembered of the nodes at one stamp holds at that stamp: the
+    /// node lifecycle monitor and pod GC compare it instead of walking the nodes each pass.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) nodes_stamp: u64,
     events: EventLog,
     /// The recorders' correlation (aggregation, dedup, spam filter), as client-go's.
     correlator: EventCorrelator,
@@ -553,6 +559,8 @@ impl Store {
             terminal_pods: 0,
             #[cfg(not(target_arch = "wasm32"))]
             out_of_service_not_ready: 0,
+            #[cfg(not(target_arch = "wasm32"))]
+            nodes_stamp: fresh_stamp(),
             events: EventLog::default(),
             correlator: EventCorrelator::default(),
             names_drawn: SharedMap::default(),
@@ -1329,7 +1337,8 @@ macro_rules! no_index {
 no_index!(DaemonSet, ControllerRevision);
 
 impl PodIndex<Node> for Store {
-    /// Natively: keeps the count of nodes out of service and not Ready (pod GC).
+    /// Natively: keeps the count of nodes out of service and not Ready (pod GC), and draws
+    /// the node table a new stamp (`nodes_stamp`).
     fn reindex(&mut self, old: Option<&Node>, new: Option<&Node>) {
         #[cfg(not(target_arch = "wasm32"))]
         {
@@ -1337,10 +1346,18 @@ impl PodIndex<Node> for Store {
                 |n: Option<&Node>| n.is_some_and(crate::podgc::out_of_service_not_ready) as usize;
             self.out_of_service_not_ready =
                 self.out_of_service_not_ready + counted(new) - counted(old);
+            self.nodes_stamp = fresh_stamp();
         }
         #[cfg(target_arch = "wasm32")]
         let _ = (old, new);
     }
+}
+
+/// Natively: a number never drawn before in this process (`Store::nodes_stamp`); never 0.
+#[cfg(not(target_arch = "wasm32"))]
+fn fresh_stamp() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// An ObjectReference to a stored object.
