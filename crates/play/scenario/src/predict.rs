@@ -98,14 +98,16 @@ pub fn predict(base: &Scenario) -> Result<Vec<Prediction>, CompareError> {
         message: format!("the scenario {:?} has no DaemonSet manifest", base.id),
         hint: "a prediction rolls out a DaemonSet: add its manifest under `files:`".into(),
     })?;
-    let mut rows = vec![Prediction {
-        label: format!("as written ({own})"),
-        summary: run_ahead(base)?,
-    }];
+    let mut copies = vec![(format!("as written ({own})"), base.clone())];
     for strategy in STRATEGIES {
+        copies.push((strategy.label().to_string(), strategy.fork(base)?));
+    }
+    let runs = run_all(&copies);
+    let mut rows = Vec::with_capacity(copies.len());
+    for ((label, _), summary) in copies.into_iter().zip(runs) {
         rows.push(Prediction {
-            label: strategy.label().to_string(),
-            summary: run_ahead(&strategy.fork(base)?)?,
+            label,
+            summary: summary?,
         });
     }
     if rows.iter().all(|r| r.summary.is_none()) {
@@ -117,9 +119,41 @@ pub fn predict(base: &Scenario) -> Result<Vec<Prediction>, CompareError> {
     Ok(rows)
 }
 
+/// What running one copy ahead comes to.
+type Run = Result<Option<Summary>, CompareError>;
+
+/// Each copy run ahead (`run_ahead`), in order. The copies run side by side, one thread per
+/// core at most: each is a simulation of its own (its own seeded generator), so the answers
+/// are the ones a run one after the other gives.
+fn run_all(copies: &[(String, Scenario)]) -> Vec<Run> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(copies.len());
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<Option<Run>>> = Mutex::new(vec![None; copies.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some((_, copy)) = copies.get(i) else {
+                    return;
+                };
+                let summary = run_ahead(copy);
+                done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(summary);
+            });
+        }
+    });
+    let done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    done.into_iter()
+        .map(|r| r.expect("every copy was run"))
+        .collect()
+}
+
 /// One copy, run: the script, then an hour at a time until the rollout is complete, the
 /// cluster is at rest, or the limit has passed.
-fn run_ahead(s: &Scenario) -> Result<Option<Summary>, CompareError> {
+fn run_ahead(s: &Scenario) -> Run {
     let out = crate::run(s, false).map_err(|e| CompareError {
         message: e.to_string(),
         hint: "the scenario must run: check it with `dsplay run FILE`".into(),
