@@ -303,3 +303,43 @@ fn the_caches_change_nothing_in_rollouts_that_start_within_min_ready_seconds() {
         assert!(warm == cold, "seed {seed}: the caches changed the trace");
     }
 }
+
+/// Every node counted in the only zone lost, with one node left out of the counts still
+/// Ready: the zone is fully disrupted, so the node lifecycle controller enters master
+/// disruption mode (no NoExecute taints) until a counted node is back, and then taints the
+/// other one.
+fn whole_cluster_lost_but_an_excluded_node(seed: u64, caches: bool) -> Cluster {
+    let mut c = kind_cluster(seed);
+    c.set_controller_caches(caches);
+    // Two nodes counted, and one left out of the counts.
+    for gone in ["control-plane", "worker3", "worker4"] {
+        c.remove_node(gone).unwrap();
+    }
+    c.add_node(node(
+        "xb",
+        &[("node.kubernetes.io/exclude-disruption", "")],
+        vec![],
+    ))
+    .unwrap();
+    c.apply(Busybox::new("plain").daemon_set()).unwrap();
+    c.advance(secs(20.0));
+    c.stop_node("worker").unwrap();
+    c.advance(secs(seed as f64 * 0.7));
+    c.stop_node("worker2").unwrap();
+    c.advance(secs(180.0));
+    c.start_node("worker2").unwrap();
+    c.advance(secs(60.0));
+    c.start_node("worker").unwrap();
+    c.settle(secs(300.0));
+    c
+}
+
+#[test]
+fn the_caches_change_nothing_when_only_an_excluded_node_stays_ready() {
+    for seed in 0..4 {
+        let warm = to_json_lines(whole_cluster_lost_but_an_excluded_node(seed, true).trace());
+        let cold = to_json_lines(whole_cluster_lost_but_an_excluded_node(seed, false).trace());
+        assert!(warm.len() > 200, "seed {seed}: too little happened");
+        assert!(warm == cold, "seed {seed}: the caches changed the trace");
+    }
+}
