@@ -203,6 +203,10 @@ pub struct DaemonSetsController {
     digests: node_digest::Digests,
     #[cfg(not(target_arch = "wasm32"))]
     incremental: bool,
+    /// Native builds: the rolling update's entries in visiting order, kept to be refilled
+    /// (each wave of a rollout shuffles them all; see `node_digest.rs`).
+    #[cfg(not(target_arch = "wasm32"))]
+    entry_order: Vec<u32>,
 }
 
 /// The node a claimed pod is grouped under in the pod map, if any (R-MAP-1..3): terminal
@@ -267,6 +271,8 @@ impl DaemonSetsController {
             digests: BTreeMap::new(),
             #[cfg(not(target_arch = "wasm32"))]
             incremental: true,
+            #[cfg(not(target_arch = "wasm32"))]
+            entry_order: Vec::new(),
         }
     }
 

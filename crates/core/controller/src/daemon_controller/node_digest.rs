@@ -429,7 +429,7 @@ impl DaemonSetsController {
     /// R-RU-6..8 from the digests, for a DaemonSet that does not surge: the old pods to
     /// replace within maxUnavailable.
     fn deletions_from_digests(
-        &self,
+        &mut self,
         view: &DigestView,
         per_node: &[Vec<Arc<Pod>>],
         max_unavailable: i32,
@@ -461,9 +461,11 @@ impl DaemonSetsController {
         }
         // R-RU-1's entries (nodes with pods, and desired nodes), in the same shuffle of as many
         // entries as `rolling_update` makes.
-        let mut order = view.entries.to_vec();
+        let mut order = std::mem::take(&mut self.entry_order);
+        order.clear();
+        order.extend_from_slice(&view.entries);
         self.order.shuffle(Site::RollingUpdate, &mut order);
-        if old_unavailable == 0 {
+        let deletions = if old_unavailable == 0 {
             // With something left to take, the count of unavailable nodes never reaches
             // maxUnavailable on the way: the first available old pods in the order are taken.
             let available_old = |&i: &u32| match digests[i as usize].found {
@@ -476,9 +478,12 @@ impl DaemonSetsController {
                 .iter()
                 .filter_map(available_old)
                 .take(remaining as usize);
-            return taken.collect();
-        }
-        replacements(digests, per_node, &order, max_unavailable, mrs, now)
+            taken.collect()
+        } else {
+            replacements(digests, per_node, &order, max_unavailable, mrs, now)
+        };
+        self.entry_order = order;
+        deletions
     }
 
     /// R-RU-11..13 from the digests, for a DaemonSet that surges: the old pods to delete and
