@@ -565,6 +565,8 @@ impl DaemonSetsController {
             }
         }
         debug_assert_eq!(num_surge, surging, "the surge in use depends on the order");
+        // R-RU-12..13 as `rolling_update` ends, line for line: a helper shared with it put the
+        // page 71 B (packed) over its size budget, so the upstream-shaped lines stay as they are.
         let deletable = num_available - surge.desired;
         if deletable > 0 {
             let ns = ds.metadata.namespace.as_deref().unwrap_or("");
