@@ -459,12 +459,7 @@ impl DaemonSetsController {
         if old_unavailable == 0 && (remaining <= 0 || old_available == 0) {
             return Vec::new();
         }
-        // R-RU-1's entries (nodes with pods, and desired nodes), in the same shuffle of as many
-        // entries as `rolling_update` makes.
-        let mut order = std::mem::take(&mut self.entry_order);
-        order.clear();
-        order.extend_from_slice(&view.entries);
-        self.order.shuffle(Site::RollingUpdate, &mut order);
+        let order = self.entries_in_map_order(view);
         let deletions = if old_unavailable == 0 {
             // With something left to take, the count of unavailable nodes never reaches
             // maxUnavailable on the way: the first available old pods in the order are taken.
@@ -494,7 +489,7 @@ impl DaemonSetsController {
     /// visits them, each answering from its digest and its view's `ShouldRun` (the
     /// `NodeShouldRunDaemonPod` of the same node object the lister returns).
     fn surge_from_digests<C: Client + ?Sized>(
-        &self,
+        &mut self,
         c: &mut C,
         ds: &DaemonSet,
         view: &DigestView,
@@ -532,8 +527,7 @@ impl DaemonSetsController {
         {
             return (Vec::new(), Vec::new());
         }
-        let mut order = view.entries.to_vec();
-        self.order.shuffle(Site::RollingUpdate, &mut order);
+        let order = self.entries_in_map_order(view);
         let mut old_pods_to_delete = Vec::new();
         let mut should_not_run_pods_to_delete = Vec::new();
         let mut candidate_new_nodes = Vec::new();
@@ -579,7 +573,19 @@ impl DaemonSetsController {
         }
         let remaining = (surge.max_surge - num_surge).clamp(0, candidate_new_nodes.len() as i32);
         allowed_new_nodes.extend(candidate_new_nodes.into_iter().take(remaining as usize));
+        self.entry_order = order;
         (old_pods_to_delete, allowed_new_nodes)
+    }
+
+    /// R-RU-1's entries (nodes with pods, and desired nodes) in the order `rolling_update`
+    /// visits them: the same shuffle of as many entries, made in the kept buffer (given back
+    /// with `self.entry_order = order` after use).
+    fn entries_in_map_order(&mut self, view: &DigestView) -> Vec<u32> {
+        let mut order = std::mem::take(&mut self.entry_order);
+        order.clear();
+        order.extend_from_slice(&view.entries);
+        self.order.shuffle(Site::RollingUpdate, &mut order);
+        order
     }
 
     /// R-ST-1..5 from the digests: the totals without minReadySeconds, else one pass over
