@@ -97,15 +97,16 @@ pub(crate) struct PodGc {
     cache_off: bool,
 }
 
-/// Natively: the stored node objects at a tick, and the orphaned nodes found with them as of
-/// `Store::stray_key_changes` (the same nodes and no key of a node not stored added or removed
-/// since: the same orphaned nodes). The store replaces a node object whenever it changes.
+/// Natively: the stored nodes a tick saw (by the store's `nodes_stamp`), and the orphaned
+/// nodes found with them as of `Store::stray_key_changes` (the same nodes and no key of a node
+/// not stored added or removed since: the same orphaned nodes).
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug, Clone)]
 struct NodesSeen {
-    /// The store's `nodes_stamp` when `nodes` were listed.
+    /// The store's `nodes_stamp` at that tick.
     stamp: u64,
-    /// The node objects (debug builds check the stamp against them).
+    /// Debug builds: the node objects, to check the stamp against.
+    #[cfg(debug_assertions)]
     nodes: Vec<Arc<Node>>,
     orphans: Option<(u64, Vec<String>)>,
 }
@@ -206,19 +207,23 @@ impl PodGc {
     /// the same.
     #[cfg(not(target_arch = "wasm32"))]
     fn nodes_seen(&mut self, store: &Store) -> &mut NodesSeen {
-        let objects = store.objects();
         let same = self
             .seen
             .as_ref()
             .is_some_and(|seen| seen.stamp == store.nodes_stamp);
         let seen = match self.seen.take() {
             Some(seen) if same && !self.cache_off => {
-                debug_assert!(objects.nodes_are(&seen.nodes), "nodes changed, stamp not");
+                #[cfg(debug_assertions)]
+                assert!(
+                    store.objects().nodes_are(&seen.nodes),
+                    "nodes changed, stamp not"
+                );
                 seen
             }
             _ => NodesSeen {
                 stamp: store.nodes_stamp,
-                nodes: objects.all_nodes().cloned().collect(),
+                #[cfg(debug_assertions)]
+                nodes: store.objects().all_nodes().cloned().collect(),
                 orphans: None,
             },
         };
