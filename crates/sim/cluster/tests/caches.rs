@@ -11,6 +11,21 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use std::collections::BTreeMap;
 use support::*;
 
+/// `scenario` (given a seed and whether the caches are on) traces byte for byte the same with
+/// the caches as without, for each seed, and its trace is longer than `min_len` bytes.
+fn same_with_and_without_caches(
+    seeds: impl IntoIterator<Item = u64>,
+    min_len: usize,
+    scenario: fn(u64, bool) -> Cluster,
+) {
+    for seed in seeds {
+        let warm = to_json_lines(scenario(seed, true).trace());
+        let cold = to_json_lines(scenario(seed, false).trace());
+        assert!(warm.len() > min_len, "seed {seed}: too little happened");
+        assert!(warm == cold, "seed {seed}: the caches changed the trace");
+    }
+}
+
 /// A pod with the DaemonSet's labels and no owner: the controller adopts it (a claim write).
 fn orphan(name: &str, ds: &str) -> Pod {
     let mut pod = Busybox::new("orphan").daemon_set().spec.template;
@@ -117,12 +132,7 @@ fn busy(seed: u64, caches: bool) -> Cluster {
 
 #[test]
 fn the_controller_caches_change_nothing_in_the_trace() {
-    for seed in [1, 2, 3] {
-        let warm = to_json_lines(busy(seed, true).trace());
-        let cold = to_json_lines(busy(seed, false).trace());
-        assert!(warm.len() > 1000, "seed {seed}: too little happened");
-        assert!(warm == cold, "seed {seed}: the caches changed the trace");
-    }
+    same_with_and_without_caches([1, 2, 3], 1000, busy);
 }
 
 /// Random node and workload actions drawn from `seed` (nodes in three zones come and go, stop
@@ -211,12 +221,7 @@ fn random(seed: u64, caches: bool) -> Cluster {
 
 #[test]
 fn the_caches_change_nothing_in_random_scenarios() {
-    for seed in 0..24 {
-        let warm = to_json_lines(random(seed, true).trace());
-        let cold = to_json_lines(random(seed, false).trace());
-        assert!(warm.len() > 1000, "seed {seed}: too little happened");
-        assert!(warm == cold, "seed {seed}: the caches changed the trace");
-    }
+    same_with_and_without_caches(0..24, 1000, random);
 }
 
 /// A surging rollout while nodes stop being eligible but keep their pods (a NoSchedule taint
@@ -254,12 +259,7 @@ fn surge_with_tolerations(seed: u64, caches: bool) -> Cluster {
 
 #[test]
 fn the_caches_change_nothing_in_a_surging_rollout_as_nodes_stop_being_eligible() {
-    for seed in 0..8 {
-        let warm = to_json_lines(surge_with_tolerations(seed, true).trace());
-        let cold = to_json_lines(surge_with_tolerations(seed, false).trace());
-        assert!(warm.len() > 200, "seed {seed}: too little happened");
-        assert!(warm == cold, "seed {seed}: the caches changed the trace");
-    }
+    same_with_and_without_caches(0..8, 200, surge_with_tolerations);
 }
 
 /// Rollouts of a DaemonSet with minReadySeconds that start while some old pods are Ready but
@@ -296,12 +296,7 @@ fn rollout_within_min_ready_seconds(seed: u64, caches: bool) -> Cluster {
 
 #[test]
 fn the_caches_change_nothing_in_rollouts_that_start_within_min_ready_seconds() {
-    for seed in 0..8 {
-        let warm = to_json_lines(rollout_within_min_ready_seconds(seed, true).trace());
-        let cold = to_json_lines(rollout_within_min_ready_seconds(seed, false).trace());
-        assert!(warm.len() > 200, "seed {seed}: too little happened");
-        assert!(warm == cold, "seed {seed}: the caches changed the trace");
-    }
+    same_with_and_without_caches(0..8, 200, rollout_within_min_ready_seconds);
 }
 
 /// Every node counted in the only zone lost, with one node left out of the counts still
@@ -336,10 +331,5 @@ fn whole_cluster_lost_but_an_excluded_node(seed: u64, caches: bool) -> Cluster {
 
 #[test]
 fn the_caches_change_nothing_when_only_an_excluded_node_stays_ready() {
-    for seed in 0..4 {
-        let warm = to_json_lines(whole_cluster_lost_but_an_excluded_node(seed, true).trace());
-        let cold = to_json_lines(whole_cluster_lost_but_an_excluded_node(seed, false).trace());
-        assert!(warm.len() > 200, "seed {seed}: too little happened");
-        assert!(warm == cold, "seed {seed}: the caches changed the trace");
-    }
+    same_with_and_without_caches(0..4, 200, whole_cluster_lost_but_an_excluded_node);
 }
