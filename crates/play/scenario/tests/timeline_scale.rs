@@ -144,3 +144,45 @@ fn time_travel_at_500_and_1000_nodes() {
     }
     measure(1000);
 }
+
+/// Issue 25, item 3: what time travel holds after a long run on the biggest preset. Plays
+/// `cluster-5000-nodes` (`DAY_NODES` nodes, default 5,000) for `DAY_HOURS` virtual hours
+/// (default 24) in 1 s frames as the page does at 16× and more, printing each virtual hour the
+/// live heap (every byte allocated and not freed: the timeline, its checkpoints, the trace,
+/// marks and samples) and what the timeline holds.
+#[test]
+#[ignore = "a measurement: run with --release -- --ignored --nocapture"]
+fn memory_over_a_virtual_day() {
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let nodes = env("DAY_NODES", 5000);
+    let hours = env("DAY_HOURS", 24);
+    let p = presets::get("cluster-5000-nodes").expect("preset");
+    let text = p.text.replace("count: 5000", &format!("count: {nodes}"));
+    let s = scenario::parse(p.file, &text).expect("parses");
+    let t0 = Instant::now();
+    let mut tl = Timeline::new(s).expect("starts");
+    let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
+    let mut peak = 0usize;
+    let mut t = 0.0;
+    for hour in 1..=hours {
+        while t < hour as f64 * 3600.0 {
+            t += 1.0;
+            while !tl.advance_to(t, 20_000) {}
+            peak = peak.max(ALLOCATED.load(Ordering::Relaxed));
+        }
+        let (cps, spacing, dense) = tl.checkpoint_stats();
+        println!(
+            "{nodes} nodes, {hour:>2} h virtual: heap {:.1} MiB (peak {:.1}), {} events, trace {} entries, {cps} checkpoints ({spacing} / {dense} events apart), {:.1} s wall",
+            mib(ALLOCATED.load(Ordering::Relaxed)),
+            mib(peak),
+            tl.playback().position().events,
+            tl.trace().len(),
+            t0.elapsed().as_secs_f64(),
+        );
+    }
+}
