@@ -21,6 +21,11 @@ const CHUNK: usize = 200;
 /// time then runs slower than the speed asked for until the burst is over.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 const TICK_WORK_MS: f64 = 12.0;
+/// … or this much while a far seek goes on: each tick also redraws the page, and on 5,000
+/// nodes a redraw costs several times 12 ms (a link at t=40 s took a minute to open). A click
+/// still waits at most a tenth of a second, and ends the seek.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+const SEEK_WORK_MS: f64 = 100.0;
 
 /// `performance.now()`: the timeline paces its checkpoints by what stepping and cloning cost
 /// (the standard library has no clock in the browser).
@@ -161,7 +166,8 @@ impl Sim {
     }
 
     /// Runs `go` towards `t` [`CHUNK`] events at a time: at most [`MAX_EVENTS_PER_TICK`]
-    /// events, and in the browser at most [`TICK_WORK_MS`] of work. Whether `t` was reached.
+    /// events, and in the browser at most [`TICK_WORK_MS`] of work ([`SEEK_WORK_MS`] while a far
+    /// seek goes on). Whether `t` was reached.
     /// Chunks end where one call would have: the timeline goes on from where it stopped.
     fn within_tick(&mut self, t: f64, go: fn(&mut Timeline, f64, usize) -> bool) -> bool {
         #[cfg(target_arch = "wasm32")]
@@ -177,7 +183,13 @@ impl Sim {
                 return false;
             }
             #[cfg(target_arch = "wasm32")]
-            if page_clock() - start > TICK_WORK_MS {
+            if page_clock() - start
+                > if self.seeking.is_some() {
+                    SEEK_WORK_MS
+                } else {
+                    TICK_WORK_MS
+                }
+            {
                 return false;
             }
         }
