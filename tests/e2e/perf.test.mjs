@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { BASE_URL, launchBrowser, openPage } from './support/browser.mjs';
+import { BASE_URL, launchBrowser, openPage, rendererRss, wasmBytes } from './support/browser.mjs';
 
 let browser;
 before(async () => {
@@ -208,30 +208,6 @@ test('5,000 nodes: the same burst with the Events panel open', async () => {
   assert.deepEqual(problems, []);
 });
 
-/**
- * The tab's memory, as three figures: the renderer process's resident set (read from /proc:
- * the browser runs on this machine), the app's wasm linear memory (the glue module's cached
- * exports: a second `default()` returns them) and the JS heap in use.
- */
-async function tabMemory(page) {
-  const inPage = await page.evaluate(async () => {
-    const src = document.querySelector('script[type=module][src*="boot.js"]').getAttribute('src');
-    const glue = new URL(src, location.href).searchParams.get('js');
-    const wasm = await (await import(new URL(glue, location.href).href)).default();
-    return { wasm: wasm.memory.buffer.byteLength, js: performance.memory?.usedJSHeapSize ?? 0 };
-  });
-  const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
-  await cdp.detach();
-  const { readFile } = await import('node:fs/promises');
-  let rss = 0;
-  for (const p of processInfo.filter((p) => p.type === 'renderer')) {
-    const status = await readFile(`/proc/${p.id}/status`, 'utf8').catch(() => '');
-    rss = Math.max(rss, Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024);
-  }
-  return { rss, ...inPage };
-}
-
 // Issue 25, item 3: what time travel holds after a long run at the upstream limit. The share
 // link of `cluster-5000-nodes` opened at t=86,400 s: the page seeks a virtual day on (through
 // the rollout of 5,000 pods, then a cluster at rest), keeping its checkpoints as it goes.
@@ -243,7 +219,9 @@ test('5,000 nodes: the tab\'s memory after 24 virtual hours', async () => {
   // A link made at t=0 carries no `&t=`.
   const link = `${(await page.getByRole('textbox', { name: 'Share link' }).inputValue()).replace(/&t=[\d.]+/, '')}&t=86400`;
   await page.close();
-  const { page: day, problems: dayProblems } = await openPage(browser);
+  // A browser of its own, whose one page is this tab (the other tests leave their pages open).
+  const own = await launchBrowser();
+  const { page: day, problems: dayProblems } = await openPage(own);
   const t0 = Date.now();
   await day.goto(link, { waitUntil: 'load' });
   await day.waitForFunction(() => document.querySelector('[data-testid=clock]')?.textContent.includes('86400.0s'), null, {
@@ -254,11 +232,17 @@ test('5,000 nodes: the tab\'s memory after 24 virtual hours', async () => {
   });
   const seek = (Date.now() - t0) / 1000;
   await day.waitForTimeout(1000);
-  const m = await tabMemory(day);
+  // The tab: its renderer's resident memory, of which the app's wasm memory and the JS heap.
+  const m = {
+    rss: (await rendererRss(own)).largest,
+    wasm: await wasmBytes(day),
+    js: await day.evaluate(() => performance.memory?.usedJSHeapSize ?? 0),
+  };
   const mb = (b) => (b / 1e6).toFixed(0);
   console.log(
     `# 5,000 nodes, 24 virtual hours (share link at t=86400, reached in ${seek.toFixed(0)} s): tab ${mb(m.rss)} MB resident (wasm memory ${mb(m.wasm)} MB, JS heap ${mb(m.js)} MB)`,
   );
+  await own.close();
   assert.ok(m.rss > 0 && m.wasm > 0, `measured: ${JSON.stringify(m)}`);
   assert.deepEqual(problems, []);
   assert.deepEqual(dayProblems, []);

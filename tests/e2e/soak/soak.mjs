@@ -9,8 +9,7 @@
 // how long each virtual hour took. SOAK_HOURS (default 24) and SOAK_SEED (default 1) vary it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { BASE_URL, launchBrowser, openPage } from '../support/browser.mjs';
+import { BASE_URL, launchBrowser, openPage, rendererRss, wasmBytes } from '../support/browser.mjs';
 
 const HOURS = Number(process.env.SOAK_HOURS ?? 24);
 const SEED = Number(process.env.SOAK_SEED ?? 1);
@@ -34,39 +33,6 @@ function rng(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** The size of the app's wasm linear memory, in bytes (the glue hands back its exports). */
-async function wasmBytes(page) {
-  return page.evaluate(async () => {
-    const boot = document.querySelector('script[src*="boot.js"]');
-    const js = new URL(boot.src).searchParams.get('js');
-    const glue = await import(js);
-    const wasm = await glue.default(); // initialised already: returns the same exports
-    return wasm.memory.buffer.byteLength;
-  });
-}
-
-/**
- * Resident memory of this browser's renderer processes, in bytes: their ids from the browser
- * (CDP `SystemInfo.getProcessInfo`), their sizes from Linux's /proc (0 elsewhere).
- */
-async function rendererRss() {
-  const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
-  await cdp.detach();
-  let total = 0;
-  for (const { id, type } of processInfo) {
-    if (type !== 'renderer') continue;
-    try {
-      const status = await readFile(`/proc/${id}/status`, 'utf8');
-      const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
-      total += kb * 1024;
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return total;
 }
 
 /** The virtual clock, in seconds ("t = 1234.5s"). */
@@ -159,7 +125,7 @@ test(`soak: ${HOURS} h of virtual time on ${NODES} nodes with random actions (se
   let hourStarted = Date.now();
   const end = HOURS * 3600;
   let now = await clock(page);
-  const first = { hour: now / 3600, wasm: await wasmBytes(page), rss: await rendererRss() };
+  const first = { hour: now / 3600, wasm: await wasmBytes(page), rss: (await rendererRss(browser)).total };
   samples.push(first);
   console.log(`# soak t=${first.hour.toFixed(1)} h: wasm memory ${mb(first.wasm)}, renderer RSS ${mb(first.rss)} (the preset played)`);
   let nextSample = 2 * 3600;
@@ -176,7 +142,7 @@ test(`soak: ${HOURS} h of virtual time on ${NODES} nodes with random actions (se
     }
     if (now >= nextSample || now >= end) {
       nextSample += 2 * 3600;
-      const sample = { hour: now / 3600, wasm: await wasmBytes(page), rss: await rendererRss() };
+      const sample = { hour: now / 3600, wasm: await wasmBytes(page), rss: (await rendererRss(browser)).total };
       samples.push(sample);
       console.log(`# soak t=${sample.hour.toFixed(1)} h: wasm memory ${mb(sample.wasm)}, renderer RSS ${mb(sample.rss)}, ${commands} commands`);
     }

@@ -1,5 +1,6 @@
 // Shared set-up for the end-to-end tests: one headless Debian Chromium (never a downloaded
 // browser), and a page that records every console error, page error and failed request.
+import { readFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 
 /** Where the built playground is served: `cargo xtask test` sets it; default = `cargo xtask serve`. */
@@ -51,4 +52,41 @@ export function recordProblems(page, problems) {
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
+}
+
+/** The size of the app's wasm linear memory in `page`, in bytes (the glue hands back its exports). */
+export async function wasmBytes(page) {
+  return page.evaluate(async () => {
+    const boot = document.querySelector('script[src*="boot.js"]');
+    const js = new URL(boot.src).searchParams.get('js');
+    const glue = await import(js);
+    const wasm = await glue.default(); // initialised already: returns the same exports
+    return wasm.memory.buffer.byteLength;
+  });
+}
+
+/**
+ * Resident memory of `browser`'s renderer processes, in bytes: all of them (`total`; pages they
+ * share, such as V8's snapshot, count in each) and the largest (`largest`: with one page open,
+ * that page's renderer). Their ids from the browser (CDP `SystemInfo.getProcessInfo`), their
+ * sizes from Linux's /proc (0 elsewhere).
+ */
+export async function rendererRss(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  await cdp.detach();
+  let total = 0;
+  let largest = 0;
+  for (const { id, type } of processInfo) {
+    if (type !== 'renderer') continue;
+    try {
+      const status = await readFile(`/proc/${id}/status`, 'utf8');
+      const bytes = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      total += bytes;
+      largest = Math.max(largest, bytes);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return { total, largest };
 }

@@ -35,10 +35,17 @@ fn ms(d: std::time::Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// The scenario of preset `id` (one pool of `count` nodes) with `nodes` nodes instead.
+fn resized(id: &str, count: usize, nodes: usize) -> scenario::Scenario {
+    let p = presets::get(id).expect("preset");
+    let text = p
+        .text
+        .replace(&format!("count: {count}"), &format!("count: {nodes}"));
+    scenario::parse(p.file, &text).expect("parses")
+}
+
 fn measure(nodes: usize) {
-    let p = presets::get("cluster-500-nodes").expect("preset");
-    let text = p.text.replace("count: 500", &format!("count: {nodes}"));
-    let s = scenario::parse(p.file, &text).expect("parses");
+    let s = resized("cluster-500-nodes", 500, nodes);
     let t0 = Instant::now();
     let mut tl = Timeline::new(s).expect("starts");
     // Play in 60 fps frames of 1 s of virtual time (16× speed and more), through the rollout.
@@ -161,9 +168,7 @@ fn memory_over_a_virtual_day() {
     };
     let nodes = env("DAY_NODES", 5000);
     let hours = env("DAY_HOURS", 24);
-    let p = presets::get("cluster-5000-nodes").expect("preset");
-    let text = p.text.replace("count: 5000", &format!("count: {nodes}"));
-    let s = scenario::parse(p.file, &text).expect("parses");
+    let s = resized("cluster-5000-nodes", 5000, nodes);
     let t0 = Instant::now();
     let mut tl = Timeline::new(s).expect("starts");
     let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
