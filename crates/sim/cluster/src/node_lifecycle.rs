@@ -294,6 +294,10 @@ const MEMO: bool = cfg!(not(target_arch = "wasm32"));
 #[cfg(not(target_arch = "wasm32"))]
 type Walked = Option<Vec<(bool, bool)>>;
 
+/// Natively, the nodes a monitor pass visits, with their index and zone key.
+#[cfg(not(target_arch = "wasm32"))]
+type Visit<'a> = Box<dyn Iterator<Item = (usize, (&'a Arc<Node>, &'a String))> + 'a>;
+
 /// A pass's `NodeMemo` and, natively, each node's (known, stale) (`known_and_stale`).
 #[cfg(not(target_arch = "wasm32"))]
 type NodeReads = (Arc<NodeMemo>, Walked);
@@ -349,9 +353,11 @@ struct NativeMemo {
 struct RepeatPlan {
     /// The Lease period and monitor grace period it was worked out for.
     timing: (f64, f64),
-    /// Per node: quiet, and its Lease cannot go stale (none, or renewed more often than the
-    /// grace period), so a repeat pass only counts it.
-    skip: Vec<bool>,
+    /// The nodes a repeat pass visits, in order: every node but those that are quiet and
+    /// whose Lease cannot go stale (none, or renewed more often than the grace period), which
+    /// it only counts. Without them a pass over a cluster at rest costs the zones, not the
+    /// nodes.
+    visit: Vec<usize>,
     /// Per zone (`zone_names`): the skipped nodes that count as Ready in it.
     counted: Vec<usize>,
     /// The zones (indices into `zone_names`) that have nodes.
@@ -370,14 +376,16 @@ impl RepeatPlan {
         let native = &memo.native;
         let mut plan = RepeatPlan {
             timing: (t.node_lease_period, t.node_monitor_grace),
-            skip: Vec::with_capacity(memo.nodes.len()),
+            visit: Vec::new(),
             counted: vec![0; native.zone_names.len()],
             zones: Vec::new(),
         };
         let mut has_nodes = vec![false; native.zone_names.len()];
         for i in 0..memo.nodes.len() {
             let skip = memo.quiet[i] && never_stale(&native.leases[i]);
-            plan.skip.push(skip);
+            if !skip {
+                plan.visit.push(i);
+            }
             let zone = native.zone_ix[i];
             has_nodes[zone] = true;
             if skip && !memo.excluded[i] {
@@ -758,12 +766,10 @@ impl NodeLifecycle {
             let plan = memo.native.plan.get_or_init(|| RepeatPlan::new(&memo, t));
             if plan.timing == (t.node_lease_period, t.node_monitor_grace) {
                 let mut walked = vec![(true, false); memo.nodes.len()];
-                for (i, w) in walked.iter_mut().enumerate() {
-                    if !plan.skip[i] {
-                        w.1 = memo.native.leases[i]
-                            .as_ref()
-                            .is_some_and(|l| is_stale(l, now, t));
-                    }
+                for &i in &plan.visit {
+                    walked[i].1 = memo.native.leases[i]
+                        .as_ref()
+                        .is_some_and(|l| is_stale(l, now, t));
                 }
                 return (memo, Some(walked), true);
             }
@@ -1133,11 +1139,13 @@ impl NodeLifecycle {
             quiet_ready.clone_from(&plan.counted);
         }
         let mut lost = Vec::new();
-        for (i, (n, zone)) in nodes.iter().zip(zone_keys).enumerate() {
-            #[cfg(not(target_arch = "wasm32"))]
-            if plan.is_some_and(|p| p.skip[i]) {
-                continue;
-            }
+        let visit = nodes.iter().zip(zone_keys).enumerate();
+        #[cfg(not(target_arch = "wasm32"))]
+        let visit: Visit<'_> = match plan {
+            Some(p) => Box::new(p.visit.iter().map(|&i| (i, (&nodes[i], &zone_keys[i])))),
+            None => Box::new(visit),
+        };
+        for (i, (n, zone)) in visit {
             let name = n.metadata.name.as_deref().unwrap_or_default();
             let stale = match &walked {
                 Some(w) => w[i].1,

@@ -59,10 +59,12 @@ pub(crate) struct PerNode {
     pods: Arc<Vec<Vec<Arc<Pod>>>>,
     /// Native builds: this value's lineage (fresh when built, kept while updated) and the
     /// nodes each update touched since, in order (the digests follow them, `node_digest.rs`).
+    /// The log is shared by the clones a sync's memo takes, not copied: it grows to one entry
+    /// per node, and a copy in every sync cost O(nodes).
     #[cfg(not(target_arch = "wasm32"))]
     lineage: u64,
     #[cfg(not(target_arch = "wasm32"))]
-    edits: Vec<u32>,
+    edits: Arc<Vec<u32>>,
 }
 
 impl PerNode {
@@ -79,7 +81,7 @@ impl PerNode {
             #[cfg(not(target_arch = "wasm32"))]
             lineage: super::node_digest::next_lineage(),
             #[cfg(not(target_arch = "wasm32"))]
-            edits: Vec::new(),
+            edits: Arc::default(),
         }
     }
 
@@ -89,9 +91,10 @@ impl PerNode {
     fn log_edits(&mut self, touched: &[u32]) {
         if self.edits.len() + touched.len() > self.pods.len() {
             self.lineage = super::node_digest::next_lineage();
-            self.edits.clear();
+            self.edits = Arc::default();
         } else {
-            self.edits.extend_from_slice(touched);
+            // Unshared here: the sync's memo let go of its clone before the update.
+            Arc::make_mut(&mut self.edits).extend_from_slice(touched);
         }
     }
 
