@@ -125,6 +125,10 @@ pub(super) struct MapAcross {
     map: Arc<NodeToDaemonPods>,
     /// `map` per node of the node view last asked for, updated with `map`.
     per_node: Option<PerNode>,
+    /// Native builds: `pods` by name, for the change log's lookups (`pod_log`); built when
+    /// first asked for, dropped when `pods` is replaced.
+    #[cfg(not(target_arch = "wasm32"))]
+    by_name: Option<pod_log::ByName>,
 }
 
 impl MapAcross {
@@ -470,9 +474,10 @@ impl DaemonSetsController {
         // the change log is the kept one changed by name.
         #[cfg(not(target_arch = "wasm32"))]
         if by_log {
-            pod_log::relist(&mut across.pods, &removed, &added);
+            pod_log::relist(across, &removed, &added);
         } else {
             std::mem::swap(&mut across.pods, pods);
+            across.by_name = None;
         }
         #[cfg(target_arch = "wasm32")]
         std::mem::swap(&mut across.pods, pods);
@@ -654,6 +659,8 @@ impl DaemonSetsController {
                     selector: ds.spec.selector.clone(),
                     map: map.clone(),
                     per_node: None,
+                    #[cfg(not(target_arch = "wasm32"))]
+                    by_name: None,
                 },
             );
         }
