@@ -333,3 +333,51 @@ fn whole_cluster_lost_but_an_excluded_node(seed: u64, caches: bool) -> Cluster {
 fn the_caches_change_nothing_when_only_an_excluded_node_stays_ready() {
     same_with_and_without_caches(0..4, 200, whole_cluster_lost_but_an_excluded_node);
 }
+
+/// A DaemonSet whose pod map was last brought up to date from the change log, then left
+/// unsynced while another DaemonSet of its namespace rolls out over 300 nodes: more pod
+/// changes than the log keeps, so its next sync lists the pods and compares them with the
+/// listing it kept (which the log had left to its index by name, `pod_log::catch_up`).
+fn a_listing_kept_from_the_log_then_outrun(seed: u64, caches: bool) -> Cluster {
+    let mut c = kind_cluster(seed);
+    c.set_controller_caches(caches);
+    for i in 0..300 {
+        c.add_node(node(&format!("n{i:03}"), &[], vec![])).unwrap();
+    }
+    let wide = Busybox {
+        strategy: "  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 100%\n",
+        ..Busybox::rolling("wide", 2)
+    };
+    c.apply(wide.daemon_set()).unwrap();
+    c.apply(Busybox::new("quiet").daemon_set()).unwrap();
+    c.advance(secs(30.0));
+    let fail_a_quiet_pod = |c: &mut Cluster, node: &str| {
+        let quiet = live_pods_by_node(c)
+            .remove(node)
+            .unwrap_or_default()
+            .into_iter()
+            .find(|p| {
+                p.metadata
+                    .name
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with("quiet-"))
+            });
+        if let Some(p) = quiet {
+            let name = p.metadata.name.clone().unwrap_or_default();
+            c.fail_pod("default", &name).unwrap();
+        }
+    };
+    // Synced from the log: the failed pod's changes and its replacement.
+    fail_a_quiet_pod(&mut c, "n007");
+    c.advance(secs(10.0 + seed as f64));
+    set_env(&mut c, "wide", "2");
+    c.advance(secs(40.0));
+    fail_a_quiet_pod(&mut c, "n123");
+    c.settle(secs(120.0));
+    c
+}
+
+#[test]
+fn the_caches_change_nothing_when_the_change_log_is_outrun() {
+    same_with_and_without_caches(0..2, 200, a_listing_kept_from_the_log_then_outrun);
+}

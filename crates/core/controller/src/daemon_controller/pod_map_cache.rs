@@ -126,9 +126,13 @@ pub(super) struct MapAcross {
     /// `map` per node of the node view last asked for, updated with `map`.
     per_node: Option<PerNode>,
     /// Native builds: `pods` by name, for the change log's lookups (`pod_log`); built when
-    /// first asked for, dropped when `pods` is replaced.
+    /// first asked for, dropped when `pods` is replaced. The change log updates only this
+    /// index; `pods` is then empty and `listing_behind` set until a full listing is compared
+    /// with it (`pod_log::catch_up`).
     #[cfg(not(target_arch = "wasm32"))]
     by_name: Option<pod_log::ByName>,
+    #[cfg(not(target_arch = "wasm32"))]
+    listing_behind: bool,
 }
 
 impl MapAcross {
@@ -140,6 +144,16 @@ impl MapAcross {
             map: self.map.clone(),
             per_node: self.per_node.clone(),
         }
+    }
+
+    /// The kept listing, in (namespace, name) order.
+    #[cfg(debug_assertions)]
+    fn listed(&self) -> std::borrow::Cow<'_, [Arc<Pod>]> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.listing_behind {
+            return std::borrow::Cow::Owned(pod_log::sorted(self.by_name.as_ref()));
+        }
+        std::borrow::Cow::Borrowed(&self.pods)
     }
 
     /// The same claim inputs of the DaemonSet (R-CLM: identity, deletion state, selector).
@@ -478,13 +492,14 @@ impl DaemonSetsController {
         } else {
             std::mem::swap(&mut across.pods, pods);
             across.by_name = None;
+            across.listing_behind = false;
         }
         #[cfg(target_arch = "wasm32")]
         std::mem::swap(&mut across.pods, pods);
         across.version = version;
         let map = across.map.clone();
         #[cfg(debug_assertions)]
-        debug_check_map(ds, &across.pods, &map, facts, include_deleted_terminal);
+        debug_check_map(ds, &across.listed(), &map, facts, include_deleted_terminal);
         #[cfg(debug_assertions)]
         if let Some(a) = across.per_node.as_ref() {
             let fresh = PerNode::new(&a.view, &map);
@@ -589,6 +604,13 @@ impl DaemonSetsController {
             }
         }
         let mut pods = c.pods(ns);
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(across) = self
+            .maps_across
+            .get_mut(&across_key_of(ds, include_deleted_terminal))
+        {
+            pod_log::catch_up(across);
+        }
         // Across syncs: the claim and the map are functions of the listed pod objects and the
         // DaemonSet's uid, deletion state and selector, as long as claiming wrote nothing (an
         // adoption or release would change the pods, and re-checks the DaemonSet live). The
@@ -661,6 +683,8 @@ impl DaemonSetsController {
                     per_node: None,
                     #[cfg(not(target_arch = "wasm32"))]
                     by_name: None,
+                    #[cfg(not(target_arch = "wasm32"))]
+                    listing_behind: false,
                 },
             );
         }
