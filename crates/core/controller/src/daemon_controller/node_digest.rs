@@ -530,7 +530,9 @@ impl DaemonSetsController {
         let order = self.entries_in_map_order(view);
         let mut old_pods_to_delete = Vec::new();
         let mut should_not_run_pods_to_delete = Vec::new();
-        let mut candidate_new_nodes = Vec::new();
+        // By node position: upstream collects every candidate's name and then takes the first
+        // few (at most maxSurge); naming them all cost a string per node in every sync.
+        let mut candidate_new_nodes: Vec<usize> = Vec::new();
         let mut allowed_new_nodes = Vec::new();
         let mut num_surge = 0;
         for &i in &order {
@@ -551,7 +553,7 @@ impl DaemonSetsController {
                     if !should_run {
                         should_not_run_pods_to_delete.push(old_name(at));
                     } else if num_surge < surge.max_surge {
-                        candidate_new_nodes.push(nodes.names[i].clone());
+                        candidate_new_nodes.push(i);
                     }
                 }
                 Found::Both(new, _, _) if !available(new) => num_surge += 1,
@@ -572,7 +574,8 @@ impl DaemonSetsController {
             }
         }
         let remaining = (surge.max_surge - num_surge).clamp(0, candidate_new_nodes.len() as i32);
-        allowed_new_nodes.extend(candidate_new_nodes.into_iter().take(remaining as usize));
+        let taken = candidate_new_nodes.into_iter().take(remaining as usize);
+        allowed_new_nodes.extend(taken.map(|i| nodes.names[i].clone()));
         self.entry_order = order;
         (old_pods_to_delete, allowed_new_nodes)
     }
