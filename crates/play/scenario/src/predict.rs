@@ -91,8 +91,9 @@ pub fn with_node_count(base: &Scenario, n: usize) -> Result<Scenario, CompareErr
     Ok(s)
 }
 
-/// Runs `base` as written and once per [`STRATEGIES`] entry, each until its first rollout is
-/// complete or [`PREDICTION_LIMIT`] has passed after the script, and summarises each.
+/// Runs `base` as written and once per [`STRATEGIES`] entry (one the scenario already has is
+/// the same simulation, run once), each until its first rollout is complete or
+/// [`PREDICTION_LIMIT`] has passed after the script, and summarises each.
 pub fn predict(base: &Scenario) -> Result<Vec<Prediction>, CompareError> {
     let own = compare::strategy_words(base).ok_or_else(|| CompareError {
         message: format!("the scenario {:?} has no DaemonSet manifest", base.id),
@@ -102,7 +103,30 @@ pub fn predict(base: &Scenario) -> Result<Vec<Prediction>, CompareError> {
     for strategy in STRATEGIES {
         copies.push((strategy.label().to_string(), strategy.fork(base)?));
     }
-    let runs = run_all(&copies);
+    // A strategy the scenario already has forks a copy whose manifests decode as the
+    // original's: the same simulation, run once.
+    let first_alike: Vec<usize> = (0..copies.len())
+        .map(|i| {
+            (0..i)
+                .find(|&j| same_manifests(&copies[i].1, &copies[j].1))
+                .unwrap_or(i)
+        })
+        .collect();
+    let distinct: Vec<(String, Scenario)> = (0..copies.len())
+        .filter(|&i| first_alike[i] == i)
+        .map(|i| copies[i].clone())
+        .collect();
+    let mut ran = run_all(&distinct).into_iter();
+    let mut by_copy: Vec<Run> = Vec::with_capacity(copies.len());
+    for (i, &j) in first_alike.iter().enumerate() {
+        let run = if j == i {
+            ran.next().expect("one run per distinct copy")
+        } else {
+            by_copy[j].clone()
+        };
+        by_copy.push(run);
+    }
+    let runs = by_copy;
     let mut rows = Vec::with_capacity(copies.len());
     for ((label, _), summary) in copies.into_iter().zip(runs) {
         rows.push(Prediction {
@@ -117,6 +141,44 @@ pub fn predict(base: &Scenario) -> Result<Vec<Prediction>, CompareError> {
         });
     }
     Ok(rows)
+}
+
+/// Whether two copies are one simulation: equal but for the text of their files, whose
+/// documents decode to the same objects once the API server's defaults are set (a fork
+/// re-writes the manifest it changes and spells out `maxSurge: 0`).
+fn same_manifests(a: &Scenario, b: &Scenario) -> bool {
+    let files_alike = a.files.len() == b.files.len()
+        && a.files
+            .iter()
+            .zip(&b.files)
+            .all(|((na, ta), (nb, tb))| na == nb && (ta == tb || same_objects(na, ta, tb)));
+    let mut a_with_b_files = a.clone();
+    a_with_b_files.files = b.files.clone();
+    files_alike && a_with_b_files == *b
+}
+
+/// Whether two texts of file `name` hold the same objects, defaults set.
+fn same_objects(name: &str, a: &str, b: &str) -> bool {
+    use apiserver::defaults::set_defaults_daemon_set;
+    use apiserver::Manifest as M;
+    let (Ok(a), Ok(b)) = (
+        apiserver::decode_manifests(name, a),
+        apiserver::decode_manifests(name, b),
+    ) else {
+        return false;
+    };
+    a.len() == b.len()
+        && a.into_iter().zip(b).all(|pair| match pair {
+            (M::DaemonSet(mut x, _), M::DaemonSet(mut y, _)) => {
+                set_defaults_daemon_set(&mut x);
+                set_defaults_daemon_set(&mut y);
+                x == y
+            }
+            (M::Node(x, _), M::Node(y, _)) => x == y,
+            (M::Pod(x, _), M::Pod(y, _)) => x == y,
+            (M::ControllerRevision(x, _), M::ControllerRevision(y, _)) => x == y,
+            _ => false,
+        })
 }
 
 /// What running one copy ahead comes to.
@@ -304,6 +366,26 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("maxUnavailable 10%"), "{text}");
+    }
+
+    /// `predict` runs a strategy the scenario already has once: the fork re-writes the
+    /// manifest (`maxSurge: 0` spelled out) but decodes to the same object once defaulted,
+    /// and run on its own it answers exactly as the scenario does.
+    #[test]
+    fn a_fork_to_the_strategy_already_written_is_the_same_simulation() {
+        let base = preset("f4-rolling-update-max-unavailable-1");
+        let same = Strategy::MaxUnavailable1.fork(&base).unwrap();
+        assert_ne!(same.files, base.files, "the fork re-writes the manifest");
+        assert!(same_manifests(&same, &base));
+        let other = Strategy::MaxUnavailable25Percent.fork(&base).unwrap();
+        assert!(!same_manifests(&other, &base));
+        let mut reseeded = same.clone();
+        reseeded.seed = base.seed + 1;
+        assert!(
+            !same_manifests(&reseeded, &base),
+            "only the files' text may differ"
+        );
+        assert_eq!(run_ahead(&same).unwrap(), run_ahead(&base).unwrap());
     }
 
     /// bad-rollout-undo up to the broken version's apply (its script then rolls back): the
