@@ -117,16 +117,15 @@ pub fn predict(base: &Scenario) -> Result<Vec<Prediction>, CompareError> {
         .map(|i| copies[i].clone())
         .collect();
     let mut ran = run_all(&distinct).into_iter();
-    let mut by_copy: Vec<Run> = Vec::with_capacity(copies.len());
+    let mut runs: Vec<Run> = Vec::with_capacity(copies.len());
     for (i, &j) in first_alike.iter().enumerate() {
         let run = if j == i {
             ran.next().expect("one run per distinct copy")
         } else {
-            by_copy[j].clone()
+            runs[j].clone()
         };
-        by_copy.push(run);
+        runs.push(run);
     }
-    let runs = by_copy;
     let mut rows = Vec::with_capacity(copies.len());
     for ((label, _), summary) in copies.into_iter().zip(runs) {
         rows.push(Prediction {
